@@ -1,0 +1,118 @@
+"""What the room actor needs from storage, as plain data (implemented in app/store/games.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    player_id: str | None
+    name: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    id: str
+    code: str
+    host_id: str
+    status: str
+    settings: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return seat.seat
+        return None
+
+    def public(self, spectators: int = 0) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host_id": self.host_id,
+            "settings": self.settings,
+            "seats": [
+                {"seat": s.seat, "player_id": s.player_id, "name": s.name, "bot": s.bot}
+                for s in self.seats
+            ],
+            "spectators": spectators,
+        }
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    seq: int
+    seat: int
+    tile: str
+    end: str | None
+    auto: bool
+    client_move_id: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class StoredDeal:
+    id: int
+    number: int
+    seed: int
+    started_at: datetime
+    ended: bool
+    moves: list[StoredMove] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StoredSet:
+    id: int
+    number: int
+    rules: dict[str, Any]
+    ended: bool
+    deals: list[StoredDeal]
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One placement to append, with what it concluded (stored in the same transaction)."""
+
+    deal_id: int
+    seq: int
+    seat: int
+    tile: str
+    end: str | None
+    auto: bool
+    client_move_id: str | None
+    at: datetime
+    deal_result: dict[str, Any] | None = None
+    set_id: int | None = None
+    set_result: dict[str, Any] | None = None
+    scores: list[int] | None = None
+
+
+class GameStore(Protocol):
+    async def load_room(self, room_id: str) -> RoomInfo | None: ...
+
+    async def set_room_status(self, room_id: str, status: str) -> None: ...
+
+    async def put_bot_in_seat(self, room_id: str, seat: int, bot: str) -> None: ...
+
+    async def create_set(
+        self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
+    ) -> int: ...
+
+    async def create_deal(
+        self, *, set_id: int, number: int, seed: int, opener: int, at: datetime
+    ) -> int: ...
+
+    async def record_move(self, record: MoveRecord) -> None: ...
+
+    async def load_current_set(self, room_id: str) -> StoredSet | None: ...
+
+    async def last_set_number(self, room_id: str) -> int: ...
+
+    async def playing_room_ids(self) -> list[str]: ...

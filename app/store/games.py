@@ -1,0 +1,207 @@
+"""Storage for live tables: sets, deals and the append-only move log (app.rooms.store.GameStore).
+
+Each method is one transaction. ``record_move`` writes a move together with whatever it concluded
+(the deal's result, the set's result and scores), so a crash can never leave a stored move whose
+consequences are missing, or the reverse.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from app.rooms.store import (
+    MoveRecord,
+    RoomInfo,
+    SeatInfo,
+    StoredDeal,
+    StoredMove,
+    StoredSet,
+)
+from app.store import players, rooms
+from app.store.db import Database
+from app.store.models import Deal, GameSet, Move, Room, Score, Seat
+
+SEATS = 4
+
+
+class SqlGameStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def load_room(self, room_id: str) -> RoomInfo | None:
+        async with self.db.session() as session:
+            room = await rooms.get_room(session, room_id=room_id)
+            if room is None:
+                return None
+            seats = await rooms.get_seats(session, room_id=room_id)
+            names = await players.get_player_names(
+                session, player_ids=[s.player_id for s in seats if s.player_id]
+            )
+        by_seat = {s.seat: s for s in seats}
+        infos = []
+        for number in range(SEATS):
+            row = by_seat.get(number)
+            player_id = row.player_id if row else None
+            infos.append(
+                SeatInfo(
+                    seat=number,
+                    player_id=player_id,
+                    name=names.get(player_id) if player_id else None,
+                    bot=row.bot if row else None,
+                )
+            )
+        return RoomInfo(
+            id=room.id,
+            code=room.code,
+            host_id=room.host_id,
+            status=room.status,
+            settings=dict(room.settings),
+            seats=tuple(infos),
+        )
+
+    async def room_id_for_code(self, code: str) -> str | None:
+        async with self.db.session() as session:
+            room = await rooms.get_room_by_code(session, code=code)
+            return room.id if room else None
+
+    async def set_room_status(self, room_id: str, status: str) -> None:
+        async with self.db.session() as session, session.begin():
+            room = await rooms.get_room(session, room_id=room_id)
+            if room is not None:
+                await rooms.update_room(session, room=room, status=status)
+
+    async def put_bot_in_seat(self, room_id: str, seat: int, bot: str) -> None:
+        async with self.db.session() as session, session.begin():
+            await session.execute(
+                update(Seat)
+                .where(Seat.room_id == room_id, Seat.seat == seat)
+                .values(player_id=None, bot=bot)
+            )
+
+    async def create_set(
+        self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
+    ) -> int:
+        async with self.db.session() as session, session.begin():
+            row = GameSet(room_id=room_id, number=number, rules=rules, started_at=at)
+            session.add(row)
+            await session.flush()
+            return row.id
+
+    async def create_deal(
+        self, *, set_id: int, number: int, seed: int, opener: int, at: datetime
+    ) -> int:
+        async with self.db.session() as session, session.begin():
+            row = Deal(set_id=set_id, number=number, seed=seed, opener=opener, started_at=at)
+            session.add(row)
+            await session.flush()
+            return row.id
+
+    async def record_move(self, record: MoveRecord) -> None:
+        async with self.db.session() as session, session.begin():
+            session.add(
+                Move(
+                    deal_id=record.deal_id,
+                    seq=record.seq,
+                    seat=record.seat,
+                    tile=record.tile,
+                    end=record.end,
+                    auto=record.auto,
+                    client_move_id=record.client_move_id,
+                    created_at=record.at,
+                )
+            )
+            if record.deal_result is not None:
+                await session.execute(
+                    update(Deal)
+                    .where(Deal.id == record.deal_id)
+                    .values(ended_at=record.at, result=record.deal_result)
+                )
+            if record.set_id is not None and record.scores is not None:
+                await _write_scores(session, set_id=record.set_id, scores=record.scores)
+            if record.set_result is not None and record.set_id is not None:
+                await session.execute(
+                    update(GameSet)
+                    .where(GameSet.id == record.set_id)
+                    .values(ended_at=record.at, result=record.set_result)
+                )
+
+    async def last_set_number(self, room_id: str) -> int:
+        async with self.db.session() as session:
+            value = await session.scalar(
+                select(func.max(GameSet.number)).where(GameSet.room_id == room_id)
+            )
+            return int(value or 0)
+
+    async def load_current_set(self, room_id: str) -> StoredSet | None:
+        async with self.db.session() as session:
+            game_set = await session.scalar(
+                select(GameSet)
+                .where(GameSet.room_id == room_id)
+                .order_by(GameSet.number.desc())
+                .limit(1)
+            )
+            if game_set is None:
+                return None
+            deal_rows = list(
+                await session.scalars(
+                    select(Deal).where(Deal.set_id == game_set.id).order_by(Deal.number)
+                )
+            )
+            move_rows = list(
+                await session.scalars(
+                    select(Move)
+                    .where(Move.deal_id.in_([d.id for d in deal_rows]))
+                    .order_by(Move.deal_id, Move.seq)
+                )
+            )
+        moves_by_deal: dict[int, list[StoredMove]] = {d.id: [] for d in deal_rows}
+        for m in move_rows:
+            moves_by_deal[m.deal_id].append(
+                StoredMove(
+                    seq=m.seq,
+                    seat=m.seat,
+                    tile=m.tile,
+                    end=m.end,
+                    auto=m.auto,
+                    client_move_id=m.client_move_id,
+                    created_at=m.created_at,
+                )
+            )
+        deals = [
+            StoredDeal(
+                id=d.id,
+                number=d.number,
+                seed=d.seed,
+                started_at=d.started_at,
+                ended=d.ended_at is not None,
+                moves=moves_by_deal[d.id],
+            )
+            for d in deal_rows
+        ]
+        return StoredSet(
+            id=game_set.id,
+            number=game_set.number,
+            rules=dict(game_set.rules),
+            ended=game_set.ended_at is not None,
+            deals=deals,
+        )
+
+    async def playing_room_ids(self) -> list[str]:
+        async with self.db.session() as session:
+            result = await session.scalars(select(Room.id).where(Room.status == "playing"))
+            return list(result)
+
+
+async def _write_scores(session: Any, *, set_id: int, scores: list[int]) -> None:
+    existing = {
+        s.seat: s for s in await session.scalars(select(Score).where(Score.set_id == set_id))
+    }
+    for seat, points in enumerate(scores):
+        row = existing.get(seat)
+        if row is None:
+            session.add(Score(set_id=set_id, seat=seat, points=points))
+        else:
+            row.points = points

@@ -1,0 +1,185 @@
+"""The WebSocket endpoint: authenticates a socket, then feeds its frames to the room's actor.
+
+This layer only deals with transport concerns — origins, frame sizes, JSON, message shapes,
+flooding, the hello handshake. Everything about the game happens in app.rooms.table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from app.api.auth import authenticate_token
+from app.rooms.connection import Connection
+from app.rooms.manager import TableManager
+from app.settings import Settings
+from app.store.games import SqlGameStore
+from app.ws.limits import TokenBucket
+from app.ws.messages import (
+    Hello,
+    Ping,
+    ProtocolError,
+    dumps,
+    error_message,
+    parse_client_message,
+)
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+HELLO_TIMEOUT = 10.0
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+MAX_VIOLATIONS = 20  # refused floods before the socket is closed
+
+
+def origin_allowed(origin: str | None, settings: Settings, host: str | None) -> bool:
+    if origin is None:
+        return True  # not a browser: origins protect browsers from cross-site pages
+    origin = origin.rstrip("/")
+    if origin in settings.allowed_origins or "*" in settings.allowed_origins:
+        return True
+    # The page the server itself serves always may connect back to it.
+    return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+@router.websocket("/ws/rooms/{code}")
+async def table_socket(websocket: WebSocket, code: str) -> None:
+    settings: Settings = websocket.app.state.settings
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, settings, websocket.headers.get("host")):
+        log.warning("refused WebSocket from origin %r", origin)
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    manager: TableManager = websocket.app.state.live
+    store: SqlGameStore = manager.store  # type: ignore[assignment]
+    await websocket.accept()
+    session = _Session(websocket, settings)
+
+    room_id = await store.room_id_for_code(code.upper())
+    table = await manager.get(room_id) if room_id else None
+    if table is None:
+        await session.fail("room_not_found", f"there is no table {code!r}", CLOSE_POLICY)
+        return
+
+    hello = await session.read_hello()
+    if hello is None:
+        return
+    player_id = None
+    if hello.token:
+        async with websocket.app.state.db.session() as db_session:
+            player = await authenticate_token(db_session, hello.token)
+        if player is None:
+            await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
+            return
+        player_id = player.id
+
+    conn = Connection(
+        send_text=websocket.send_text,
+        close=lambda code, reason: websocket.close(code=code, reason=reason),
+        queue_size=manager.config.send_queue,
+        player_id=player_id,
+    )
+    conn.start()
+    session.conn = conn  # from now on every frame to this socket goes through its writer
+    await table.join(conn, hello.resume)
+    try:
+        while not conn.closed:
+            message = await session.read()
+            if message is None:
+                break
+            if isinstance(message, Ping):
+                conn.send(dumps({"type": "pong", "t": message.t}))
+            else:
+                table.message(conn, message)
+    finally:
+        table.gone(conn)
+        if not conn.closed:
+            conn.shutdown(1000, "")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.wait_closed(), 2)
+        conn.cancel()
+
+
+class _Session:
+    """Reads and checks frames for one socket; replies to bad ones directly."""
+
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        self.websocket = websocket
+        self.settings = settings
+        self.bucket = TokenBucket(settings.ws_messages_per_second, settings.ws_burst)
+        self.violations = 0
+        self.conn: Connection | None = None
+
+    async def fail(self, code: str, message: str, close_code: int) -> None:
+        log.info("closing socket: %s (%s)", code, message)
+        frame = dumps(error_message(code, message))
+        if self.conn is not None:
+            self.conn.send(frame)
+            self.conn.shutdown(close_code, code)
+            return
+        with contextlib.suppress(Exception):
+            await self.websocket.send_text(frame)
+            await self.websocket.close(code=close_code, reason=code)
+
+    async def _reply(self, code: str, message: str) -> None:
+        frame = dumps(error_message(code, message))
+        if self.conn is not None:
+            self.conn.send(frame)
+            return
+        with contextlib.suppress(Exception):
+            await self.websocket.send_text(frame)
+
+    async def read_hello(self) -> Hello | None:
+        try:
+            message = await asyncio.wait_for(self.read(), HELLO_TIMEOUT)
+        except TimeoutError:
+            await self.fail("hello_required", "no hello within 10 seconds", CLOSE_POLICY)
+            return None
+        if message is None:
+            return None
+        if not isinstance(message, Hello):
+            await self.fail("hello_required", "the first message must be hello", CLOSE_POLICY)
+            return None
+        return message
+
+    async def read(self) -> object | None:
+        """The next valid message, or None when the socket is gone or was closed for abuse."""
+        while True:
+            if self.websocket.application_state == WebSocketState.DISCONNECTED:
+                return None
+            try:
+                frame = await self.websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return None
+            if frame["type"] == "websocket.disconnect":
+                return None
+            text = frame.get("text")
+            if text is None:
+                await self._reply("bad_json", "binary frames are not accepted")
+                continue
+            if len(text) > self.settings.max_ws_frame_bytes or (
+                len(text.encode()) > self.settings.max_ws_frame_bytes
+            ):
+                await self.fail(
+                    "frame_too_large",
+                    f"frames are limited to {self.settings.max_ws_frame_bytes} bytes",
+                    CLOSE_TOO_BIG,
+                )
+                return None
+            if not self.bucket.take():
+                self.violations += 1
+                if self.violations > MAX_VIOLATIONS:
+                    await self.fail("rate_limited", "too many messages", CLOSE_POLICY)
+                    return None
+                await self._reply("rate_limited", "too many messages; slow down")
+                continue
+            try:
+                return parse_client_message(text)
+            except ProtocolError as exc:
+                log.info("bad frame: %s: %s", exc.code, exc.message)
+                await self._reply(exc.code, exc.message)

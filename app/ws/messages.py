@@ -1,0 +1,108 @@
+"""The table protocol's messages: one discriminated union per direction (docs/PROTOCOL.md).
+
+Incoming frames are parsed strictly (``extra="forbid"``) so that anything a client sends that we
+did not document becomes an explicit ``bad_message`` error rather than being silently ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Incoming(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Resume(_Incoming):
+    set: int = Field(ge=0)
+    seq: int = Field(ge=0)
+
+
+class Hello(_Incoming):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=256)
+    resume: Resume | None = None
+
+
+class Play(_Incoming):
+    type: Literal["play"]
+    move_id: str = Field(min_length=1, max_length=64)
+    tile: str = Field(min_length=3, max_length=3)
+    end: Literal["left", "right"] | None = None
+
+
+class Start(_Incoming):
+    type: Literal["start"]
+
+
+class NextSet(_Incoming):
+    type: Literal["next_set"]
+
+
+class Leave(_Incoming):
+    type: Literal["leave"]
+
+
+class Ping(_Incoming):
+    type: Literal["ping"]
+    t: int | float | str | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Play | Start | NextSet | Leave | Ping, Field(discriminator="type")
+]
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    """A frame we refuse; ``code`` is one of the stable codes in docs/PROTOCOL.md."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(raw: str) -> ClientMessage:
+    """Parse one text frame or raise ProtocolError(bad_json | bad_message)."""
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "the frame must be a JSON object")
+    try:
+        return _client_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError("bad_message", _describe(exc)) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "message"
+    if first["type"] == "union_tag_invalid":
+        return f"unknown message type {first['input'].get('type')!r}" if isinstance(
+            first["input"], dict
+        ) else "unknown message type"
+    if first["type"] == "union_tag_not_found":
+        return "the message has no 'type'"
+    return f"{where}: {first['msg']}"
+
+
+# --- server -> client -------------------------------------------------------------------------
+# Outgoing messages are built as plain dicts by the room (it serialises each distinct view once);
+# these helpers keep their shapes in one place.
+
+
+def error_message(code: str, message: str, move_id: str | None = None) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if move_id is not None:
+        msg["move_id"] = move_id
+    return msg
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,114 @@
+"""Live-table fixtures: the real TableManager on a fake clock, and probe connections."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from app.rooms.clock import FakeClock
+from app.rooms.connection import Connection
+from app.rooms.manager import TableManager
+from app.rooms.table import Table, TableConfig
+from app.store.games import SqlGameStore
+
+CONFIG = TableConfig(deal_pause=2.0, bot_min_delay=0.5, bot_max_delay=0.5)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def live_factory(clock: FakeClock) -> Callable[[Any], TableManager]:
+    return lambda app: TableManager(SqlGameStore(app.state.db), clock=clock, config=CONFIG)
+
+
+@dataclass(eq=False)
+class Probe:
+    """An in-process socket: records every frame the table sends it."""
+
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    closed_with: tuple[int, str] | None = None
+    conn: Connection = field(init=False)
+
+    def __post_init__(self) -> None:
+        async def send_text(frame: str) -> None:
+            self.frames.append(json.loads(frame))
+
+        async def close(code: int, reason: str) -> None:
+            self.closed_with = (code, reason)
+
+        self.conn = Connection(send_text=send_text, close=close)
+        self.conn.start()
+
+    async def drain(self) -> None:
+        for _ in range(100):
+            if self.conn.pending == 0:
+                break
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == kind]
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return dict(self.of_type("snapshot")[-1]["view"])
+
+    def errors(self) -> list[str]:
+        return [f["code"] for f in self.of_type("error")]
+
+
+@dataclass
+class LiveTable:
+    table: Table
+    code: str
+    guests: list[Any]
+    probes: list[Probe]
+
+    async def settle(self) -> None:
+        await self.table.settle()
+        for probe in self.probes:
+            await probe.drain()
+
+
+@pytest.fixture
+def live_table(
+    api: Any, app: Any, make_guest: Callable[..., Awaitable[Any]]
+) -> Callable[..., Awaitable[LiveTable]]:
+    """Four guests seated at a started table, each with a probe connection joined."""
+
+    async def make(mode: str = "tunggal", bots: tuple[int, ...] = (), **settings: Any) -> LiveTable:
+        guests = [await make_guest(f"P{i}") for i in range(4)]
+        host = guests[0]
+        body = {"mode": mode, "turn_seconds": 15, **settings}
+        response = await api.post("/api/rooms", json=body, headers=host.headers)
+        assert response.status_code == 201, response.text
+        code = response.json()["code"]
+        room_id = response.json()["id"]
+        for seat, guest in enumerate(guests):
+            if seat in bots:
+                r = await api.post(f"/api/rooms/{code}/bots/{seat}", json={}, headers=host.headers)
+            else:
+                r = await api.post(f"/api/rooms/{code}/seats/{seat}", headers=guest.headers)
+            assert r.status_code in (200, 201), r.text
+        table = await app.state.live.get(room_id)
+        probes = []
+        for seat, guest in enumerate(guests):
+            probe = Probe()
+            probe.conn.player_id = None if seat in bots else guest.player_id
+            await table.join(probe.conn, None)
+            probes.append(probe)
+        r = await api.post(f"/api/rooms/{code}/start", headers=host.headers)
+        assert r.status_code == 200, r.text
+        live = LiveTable(table=table, code=code, guests=guests, probes=probes)
+        await live.settle()
+        return live
+
+    return make
