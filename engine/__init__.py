@@ -1,0 +1,81 @@
+"""Gaple rules engine: a pure, deterministic library (see docs/ENGINE_API.md).
+
+No I/O, no clock, no global randomness: seeds and ``random.Random`` instances are inputs.
+"""
+
+from engine.bots import BOTS, Bot, HeuristicBot, RandomBot
+from engine.deal import DealResult, DealState, Move
+from engine.errors import (
+    BadMove,
+    BadRules,
+    BadScenario,
+    BadTile,
+    DealOver,
+    EndRequired,
+    EngineError,
+    IllegalMove,
+    MustOpenWith66,
+    NoDeal,
+    NotYourTurn,
+    SetOver,
+    TileDoesNotFit,
+    TileNotInHand,
+)
+from engine.events import Event
+from engine.match import (
+    MatchState,
+    hand_of,
+    legal_moves,
+    new_match,
+    play,
+    random_legal_move,
+    start_deal,
+)
+from engine.replay import apply_event, fold, rebuild, replay_match
+from engine.rules import KandangTable, RuleSet, pordi, rules_from_settings
+from engine.tiles import ALL_TILES, Tile
+from engine.views import event_view, view
+
+__all__ = [
+    "ALL_TILES",
+    "BOTS",
+    "BadMove",
+    "BadRules",
+    "BadScenario",
+    "BadTile",
+    "Bot",
+    "DealOver",
+    "DealResult",
+    "DealState",
+    "EndRequired",
+    "EngineError",
+    "Event",
+    "HeuristicBot",
+    "IllegalMove",
+    "KandangTable",
+    "MatchState",
+    "Move",
+    "MustOpenWith66",
+    "NoDeal",
+    "NotYourTurn",
+    "RandomBot",
+    "RuleSet",
+    "SetOver",
+    "Tile",
+    "TileDoesNotFit",
+    "TileNotInHand",
+    "apply_event",
+    "event_view",
+    "fold",
+    "hand_of",
+    "legal_moves",
+    "new_match",
+    "play",
+    "pordi",
+    "random_legal_move",
+    "rebuild",
+    "replay_match",
+    "rules_from_settings",
+    "start_deal",
+    "view",
+]

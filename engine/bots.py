@@ -1,0 +1,140 @@
+"""Move choosers that see only a seat's view (``engine.views.view``): ``random`` and ``heuristic``.
+
+A bot gets the same dict a client gets; it cannot look at hidden hands because it never has
+them. What it knows of the others comes from the line and the passes: a seat that passed on
+ends ``a|b`` holds no ``a`` and no ``b`` for the rest of the deal.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.deal import Move
+from engine.errors import EngineError
+from engine.tiles import (
+    BALAK_MASK,
+    FULL_MASK,
+    HIGH,
+    LOW,
+    NUMBERS,
+    OTHER,
+    PIPS,
+    WITH,
+    Tile,
+    bits,
+    parse_index,
+)
+
+
+class Bot(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move: ...
+
+
+def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
+    legal = view.get("legal") or []
+    if not legal:
+        raise EngineError("no_legal_move", f"seat {view.get('viewer')} has nothing to play")
+    return list(legal)
+
+
+def _move(option: dict[str, Any]) -> Move:
+    return Move(Tile.parse(option["tile"]), option["end"])
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """Uniform over the placements the view lists."""
+
+    name: str = "random"
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        legal = _legal(view)
+        return _move(legal[rng.randrange(len(legal))])
+
+
+def _mask(tiles: list[str]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << parse_index(t)
+    return m
+
+
+@dataclass(frozen=True)
+class HeuristicBot:
+    """Plays to win: take the best Domi, block the next opponent, dump pips, keep options."""
+
+    name: str = "heuristic"
+    block_weight: float = 9.0
+    partner_block_weight: float = 6.0
+    pip_weight: float = 0.6
+    balak_weight: float = 2.5
+    control_weight: float = 2.0
+    variety_weight: float = 1.0
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        legal = _legal(view)
+        me: int = view["viewer"]
+        n: int = view["players"]
+        hand = _mask(view["hand"])
+        board = _mask([e["tile"] for e in view["line"]])
+        unseen = FULL_MASK & ~board & ~hand
+        lacks = [0] * n  # bit k set: that seat holds no number k
+        gone = sum(1 << k for k in NUMBERS if not unseen & WITH[k])
+        for p in view["passes"]:
+            lacks[p["seat"]] |= 1 << p["left"] | 1 << p["right"]
+        teams = view.get("teams")
+        partner = (me + 2) % n if teams else None
+        opponents = [s for s in range(n) if s != me and s != partner]
+        nxt = (me + 1) % n
+        ends = view["ends"]
+        unseen_tiles = bits(unseen)
+        avg = sum(PIPS[i] for i in unseen_tiles) / len(unseen_tiles) if unseen_tiles else 0.0
+        best: tuple[float, float] | None = None
+        choice = legal[0]
+        for opt in legal:
+            i = parse_index(opt["tile"])
+            rest = hand & ~(1 << i)
+            if opt["domi_points"] is not None:
+                score = 1000.0 + 10 * opt["domi_points"]
+            else:
+                if ends is None:
+                    a, b = LOW[i], HIGH[i]
+                else:
+                    a, b = ends["left"], ends["right"]
+                    end = opt["end"] or ("left" if OTHER[i][a] >= 0 else "right")
+                    if end == "left":
+                        a = OTHER[i][a]
+                    else:
+                        b = OTHER[i][b]
+                open_mask = 1 << a | 1 << b
+                score = self.pip_weight * PIPS[i]
+                if 1 << i & BALAK_MASK:
+                    score += self.balak_weight
+                after_board = board | 1 << i
+                if a == b and WITH[a] & ~after_board == 0:
+                    # This tile locks the board: good only if our pips are clearly the lowest.
+                    mine = sum(PIPS[k] for k in bits(rest))
+                    low = min(view["counts"][s] for s in opponents)
+                    score += 40.0 if mine < 0.6 * avg * low else -40.0
+                else:
+                    for s in opponents:
+                        if (lacks[s] | gone) & open_mask == open_mask:
+                            score += self.block_weight * (1.5 if s == nxt else 1.0)
+                    if partner is not None and (lacks[partner] | gone) & open_mask == open_mask:
+                        score -= self.partner_block_weight
+                    control = sum(1 for k in bits(rest) if OTHER[k][a] >= 0 or OTHER[k][b] >= 0)
+                    score += self.control_weight * min(control, 3)
+                    numbers = sum(1 for k in NUMBERS if rest & WITH[k])
+                    score += self.variety_weight * numbers
+            key = (score, rng.random())
+            if best is None or key > best:
+                best, choice = key, opt
+        return _move(choice)
+
+
+BOTS: dict[str, Bot] = {"random": RandomBot(), "heuristic": HeuristicBot()}

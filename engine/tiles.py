@@ -1,0 +1,134 @@
+"""Tiles of the double-six set, ``a-b`` notation, and the int tables the hot path uses.
+
+Inside the engine a tile is an index 0..27 and a hand is a 28-bit mask; ``Tile`` is the public,
+readable face of an index. The tables below are computed once at import time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.errors import BadTile
+
+TOP = 6  # double-six
+NUMBERS = tuple(range(TOP + 1))
+
+# Index order: 0-0, 0-1, ..., 0-6, 1-1, ..., 6-6 (low-high, lexicographic).
+LOW: tuple[int, ...] = tuple(a for a in NUMBERS for b in NUMBERS if a <= b)
+HIGH: tuple[int, ...] = tuple(b for a in NUMBERS for b in NUMBERS if a <= b)
+COUNT = len(LOW)  # 28
+PIPS: tuple[int, ...] = tuple(a + b for a, b in zip(LOW, HIGH, strict=True))
+BALAK_MASK = sum(1 << i for i in range(COUNT) if LOW[i] == HIGH[i])
+FULL_MASK = (1 << COUNT) - 1
+INDEX: tuple[tuple[int, ...], ...] = tuple(
+    tuple(next(i for i in range(COUNT) if {LOW[i], HIGH[i]} == {a, b}) for b in NUMBERS)
+    for a in NUMBERS
+)
+# WITH[n]: mask of the tiles bearing the number n (seven of them).
+WITH: tuple[int, ...] = tuple(
+    sum(1 << i for i in range(COUNT) if n in (LOW[i], HIGH[i])) for n in NUMBERS
+)
+# OTHER[i][n]: the other number of tile i when its n side is matched (-1 if it bears no n).
+OTHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(HIGH[i] if LOW[i] == n else LOW[i] if HIGH[i] == n else -1 for n in NUMBERS)
+    for i in range(COUNT)
+)
+NAMES: tuple[str, ...] = tuple(f"{a}-{b}" for a, b in zip(LOW, HIGH, strict=True))
+# DRAWN[a][b]: "a-b" as drawn on the line (a on the left), any order.
+DRAWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"{a}-{b}" for b in NUMBERS) for a in NUMBERS)
+
+
+# Lookup tables over 14-bit halves of a hand mask: the hot path never loops over bits.
+_HALF = 14
+_HALF_MASK = (1 << _HALF) - 1
+
+
+def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    idx: list[tuple[int, ...]] = [()]
+    pips = [0]
+    for m in range(1, 1 << _HALF):
+        low = (m & -m).bit_length() - 1
+        idx.append((low + offset, *idx[m & (m - 1)]))
+        pips.append(PIPS[low + offset] + pips[m & (m - 1)])
+    return tuple(idx), tuple(pips)
+
+
+_LO_BITS, _LO_PIPS = _half_tables(0)
+_HI_BITS, _HI_PIPS = _half_tables(_HALF)
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The tile indices set in ``mask``, ascending."""
+    return _LO_BITS[mask & _HALF_MASK] + _HI_BITS[mask >> _HALF]
+
+
+def mask_pips(mask: int) -> int:
+    """Total pips of the tiles in ``mask``."""
+    return _LO_PIPS[mask & _HALF_MASK] + _HI_PIPS[mask >> _HALF]
+
+
+def parse_index(text: str) -> int:
+    """``"3-0"`` -> index of 0-3. Raises ``BadTile``."""
+    if isinstance(text, str):
+        parts = text.strip().split("-")
+        if len(parts) == 2 and all(len(p) == 1 and p.isdigit() for p in parts):
+            a, b = int(parts[0]), int(parts[1])
+            if a <= TOP and b <= TOP:
+                return INDEX[a][b]
+    raise BadTile(f"{text!r} is not a tile of the double-six set (write it as a-b, 0..{TOP})")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """An immutable tile; always stored low-high, so ``Tile(3, 0) == Tile(0, 3)``."""
+
+    low: int
+    high: int
+    index: int = field(init=False, compare=False, repr=False)  # position in ALL_TILES
+
+    def __post_init__(self) -> None:
+        ok = isinstance(self.low, int) and isinstance(self.high, int)
+        if not (ok and 0 <= self.low <= TOP and 0 <= self.high <= TOP):
+            raise BadTile(f"{self.low}-{self.high} is not a tile of the double-six set")
+        if self.low > self.high:
+            a, b = self.high, self.low
+            object.__setattr__(self, "low", a)
+            object.__setattr__(self, "high", b)
+        object.__setattr__(self, "index", INDEX[self.low][self.high])
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        return ALL_TILES[parse_index(text)]
+
+    @classmethod
+    def of(cls, index: int) -> Tile:
+        return ALL_TILES[index]
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    @property
+    def is_balak(self) -> bool:
+        return self.low == self.high
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self})"
+
+
+ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a, b in zip(LOW, HIGH, strict=True))
+
+
+def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t.index
+    return mask
+
+
+def names(mask: int) -> list[str]:
+    """The tiles of a mask as canonical strings, in set order."""
+    return [NAMES[i] for i in bits(mask)]

@@ -1,0 +1,108 @@
+"""What a seat or a spectator may see: the ONLY place that decides it.
+
+Views are built up from what the viewer may know (never by stripping a full state): the
+viewer's own hand, public facts (tile counts, the line, passes, scores), and, once a deal is
+over, its result with every hand revealed. ``viewer=None`` is a spectator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.deal import DealState, placements
+from engine.events import Event
+from engine.match import MatchState
+from engine.scoring import classify_domi
+from engine.tiles import FULL_MASK, NAMES, names
+
+PUBLIC_EVENTS = frozenset({"redeal", "played", "passed", "deal_ended", "set_ended"})
+
+
+def _line(deal: DealState) -> list[dict[str, Any]]:
+    return [{"tile": f"{a}-{b}", "seat": s} for a, b, s in deal.line]
+
+
+def _legal(state: MatchState, deal: DealState, seat: int) -> list[dict[str, Any]]:
+    """The seat's placements, each with the points it scores if it ends the deal by Domi.
+
+    Only a placement of the seat's last tile can end the deal by Domi; its points depend on
+    which numbers the other seats still hold, and with all 28 tiles dealt that is exactly the
+    tiles neither on the line nor in the seat's own hand: the seat's own knowledge.
+    """
+    rules = state.rules
+    hand = deal.hands[seat]
+    last = hand & (hand - 1) == 0
+    out = []
+    for i, end in placements(rules, deal, seat):
+        points = None
+        if last and deal.left >= 0:
+            others = FULL_MASK & ~deal.board & ~hand
+            points = classify_domi(rules, deal.left, deal.right, i, end, others).points
+        out.append({"tile": NAMES[i], "end": end, "domi_points": points})
+    return out
+
+
+def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
+    """Everything ``viewer`` (a seat, or None for a spectator) may see now, JSON-safe."""
+    rules = state.rules
+    deal = state.deal
+    out: dict[str, Any] = {
+        "viewer": viewer,
+        "mode": rules.mode,
+        "players": rules.players,
+        "phase": state.phase,
+        "deal_number": state.deal_number,
+        "additional_game": bool(deal and deal.additional),
+        "scores": list(state.scores),
+        "teams": [list(rules.partners(s)) for s in range(2)] if rules.teams else None,
+        "turn": state.turn,
+        "opener": deal.opener if deal else None,
+        "hand": None,
+        "counts": [0] * rules.players,
+        "line": [],
+        "ends": None,
+        "passes": [],
+        "legal": [],
+        "last_result": None,
+        "set_result": dict(state.set_result) if state.set_result else None,
+    }
+    if deal is None:
+        return out
+    if viewer is not None:
+        out["hand"] = names(deal.hands[viewer])
+    out["counts"] = [h.bit_count() for h in deal.hands]
+    out["line"] = _line(deal)
+    if deal.left >= 0:
+        out["ends"] = {"left": deal.left, "right": deal.right}
+    out["passes"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.passes]
+    if viewer is not None and state.turn == viewer:
+        out["legal"] = _legal(state, deal, viewer)
+    last = state.last_result
+    if last is not None:
+        shown = last.to_dict()
+        if state.phase == "playing":
+            # A new deal is on: the previous hands are old news, but keep views free of tiles
+            # that are not on the current line or in the viewer's hand.
+            del shown["hands"], shown["tile"]
+        out["last_result"] = shown
+    return out
+
+
+def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
+    """The event as ``viewer`` may see it, or None when it may not see it at all."""
+    if event.kind in PUBLIC_EVENTS:
+        return event.to_dict()
+    if event.kind == "deal_started":
+        # Built from the public fields only: the seed and the other hands stay on the server.
+        data = event.data
+        hands = data["hands"]
+        return {
+            "kind": "deal_started",
+            "deal_number": data["deal_number"],
+            "first": data["first"],
+            "additional": data["additional"],
+            "opener": data["opener"],
+            "counts": [len(h) for h in hands],
+            "hand": list(hands[viewer]) if viewer is not None else None,
+        }
+    return None
