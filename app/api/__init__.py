@@ -1,0 +1,10 @@
+"""The REST API, mounted under /api."""
+
+from fastapi import APIRouter
+
+from app.api import guests, health, rooms
+
+api_router = APIRouter(prefix="/api")
+api_router.include_router(guests.router)
+api_router.include_router(rooms.router)
+api_router.include_router(health.router)

@@ -1,0 +1,156 @@
+"""Lobby endpoints under /api/rooms. Thin: parse, call app.api.lobby, notify the live layer."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Path, Request, status
+
+from app.api import lobby
+from app.api.auth import CurrentPlayer
+from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.errors import ERROR_SCHEMA
+from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
+
+router = APIRouter(prefix="/rooms", tags=["rooms"])
+
+
+def _err(description: str) -> dict[str, object]:
+    return {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
+
+
+AUTH = {401: _err("Missing or invalid token")}
+ROOM = {404: _err("Unknown room code")}
+HOST = {403: _err("Only the host may do this")}
+STATE = {409: _err("Seat taken or the room's state forbids it")}
+BAD = {422: _err("Invalid input; `field` names it")}
+
+SeatNumber = Annotated[int, Path(ge=0, le=3, description="Seat 0..3, counter-clockwise")]
+
+
+def _base_url(request: Request, settings: SettingsDep) -> str:
+    return settings.public_url or str(request.base_url)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, responses={**AUTH, **STATE, **BAD})
+async def create_room(
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+    body: Annotated[RoomSettings, Body()] = RoomSettings(),  # noqa: B008 - pydantic default
+) -> RoomOut:
+    room = await lobby.create_room(
+        session, host=player, settings=body, rooms_per_player=settings.rooms_per_player
+    )
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.get("")
+async def list_rooms(
+    request: Request, session: SessionDep, settings: SettingsDep, live: LiveDep
+) -> RoomList:
+    rooms = await lobby.public_rooms(session, live=live, base_url=_base_url(request, settings))
+    return RoomList(rooms=rooms)
+
+
+@router.get("/{code}", responses=ROOM)
+async def get_room(
+    code: str, request: Request, session: SessionDep, settings: SettingsDep, live: LiveDep
+) -> RoomOut:
+    room = await lobby.load_room(session, code=code)
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.post("/{code}/seats/{seat}", responses={**AUTH, **ROOM, **STATE, **BAD})
+async def sit(
+    code: str,
+    seat: SeatNumber,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.sit(session, room=room, player=player, seat=seat)
+    await live.seats_changed(room.id)
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.delete("/{code}/seats/{seat}", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+async def leave(
+    code: str,
+    seat: SeatNumber,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.leave(session, room=room, player=player, seat=seat)
+    await live.seats_changed(room.id)
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.post("/{code}/bots/{seat}", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+async def seat_bot(
+    code: str,
+    seat: SeatNumber,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+    body: Annotated[BotIn, Body()] = BotIn(),  # noqa: B008 - pydantic default
+) -> RoomOut:
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.seat_bot(session, room=room, player=player, seat=seat, kind=body.kind)
+    await live.seats_changed(room.id)
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.patch("/{code}/settings", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+async def change_settings(
+    code: str,
+    body: RoomSettingsPatch,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.change_settings(session, room=room, player=player, patch=body)
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.post("/{code}/start", responses={**AUTH, **ROOM, **HOST, **STATE})
+async def start(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.start(session, room=room, player=player)
+    await live.room_started(room.id)
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )

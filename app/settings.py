@@ -1,0 +1,123 @@
+"""Service settings, read from the environment with the ``GAPLE_`` prefix.
+
+The defaults are the *embedded* setup: a SQLite file and a secret key under ``./var``, an
+in-process bus (no Redis). That is what ``python3 dev.py serve`` runs; production sets
+``GAPLE_PRODUCTION=true`` and must then name a secret key explicitly.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+SECRET_KEY_FILE = "secret_key"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GAPLE_", extra="ignore")
+
+    # Storage and infrastructure
+    data_dir: Path = Path("var")
+    database_url: str = ""  # empty: the embedded SQLite file under data_dir
+    redis_url: str | None = None  # None: in-process bus, single node
+    redis_prefix: str = "gaple:"  # every Redis key starts with this (tests use their own)
+    migrate_on_start: bool | None = None  # None: only for the embedded SQLite default
+
+    # Security
+    secret_key: SecretStr | None = None
+    production: bool = False
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
+    )
+    public_url: str | None = None  # base of share links; None: the request's own base URL
+
+    # Limits
+    max_ws_frame_bytes: int = Field(default=4096, gt=0)
+    ws_messages_per_second: float = Field(default=10.0, gt=0)
+    ws_burst: int = Field(default=20, gt=0)
+    max_name_length: int = Field(default=24, gt=0, le=64)
+    rooms_per_player: int = Field(default=3, gt=0)
+
+    # Game pacing
+    deal_pause_seconds: float = Field(default=5.0, ge=0)
+    bot_min_delay: float = Field(default=0.6, ge=0)
+    bot_max_delay: float = Field(default=1.6, ge=0)
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        # Accept "a,b" as well as a JSON list: a comma list is what people type in a shell.
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                import json
+
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("redis_url", "public_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        # GAPLE_REDIS_URL= (set but empty) means "not configured", as .env files write it.
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _strip_slash(cls, value: str | None) -> str | None:
+        return value.rstrip("/") if value else None
+
+    @model_validator(mode="after")
+    def _fill_defaults(self) -> Settings:
+        if self.bot_min_delay > self.bot_max_delay:
+            raise ValueError("bot_min_delay must not exceed bot_max_delay")
+        if not self.database_url:
+            self.database_url = f"sqlite+aiosqlite:///{self.data_dir / 'gaple.sqlite3'}"
+        if self.migrate_on_start is None:
+            self.migrate_on_start = self.is_sqlite and not self.production
+        if self.secret_key is None or not self.secret_key.get_secret_value():
+            if self.production:
+                # A generated key would silently change on every new container and log
+                # everyone out; production must say which key it uses.
+                raise ValueError(
+                    "GAPLE_SECRET_KEY is required when GAPLE_PRODUCTION=true "
+                    "(generate one with: python3 -c 'import secrets; print(secrets.token_hex(32))')"
+                )
+            self.secret_key = SecretStr(_load_or_create_secret(self.data_dir))
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def secret(self) -> str:
+        assert self.secret_key is not None  # filled by the validator
+        return self.secret_key.get_secret_value()
+
+
+def _load_or_create_secret(data_dir: Path) -> str:
+    """The embedded default keeps its key in the data dir so guest tokens survive restarts."""
+    path = data_dir / SECRET_KEY_FILE
+    if path.exists():
+        key = path.read_text().strip()
+        if key:
+            return key
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    path.write_text(key + "\n")
+    path.chmod(0o600)
+    return key
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings from the environment (tests build their own ``Settings``)."""
+    return Settings()

@@ -1,0 +1,29 @@
+"""Run Alembic from code: ``gaple migrate``, the embedded startup, and the tests use this."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+# migrations/ sits next to app/ in the source tree (the package is installed editable).
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["url"] = url
+    config.attributes["embedded"] = True
+    return config
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    """Blocking: env.py runs its own event loop, so call this via ``asyncio.to_thread`` from async
+    code."""
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str, revision: str = "base") -> None:
+    command.downgrade(alembic_config(url), revision)

@@ -1,0 +1,93 @@
+"""The `gaple` command: migrate, serve (a real uvicorn), production fail-fast; the client pages."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.cli import main
+from app.settings import get_settings
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    for name in list(os.environ):
+        if name.startswith("GAPLE_") and not name.startswith("GAPLE_TEST_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("GAPLE_DATA_DIR", str(tmp_path / "data"))
+    get_settings.cache_clear()
+    yield tmp_path
+    get_settings.cache_clear()
+
+
+def test_migrate(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["migrate"]) == 0
+    assert "latest migration" in capsys.readouterr().out
+    assert "rooms" in sqlite_tables(env / "data" / "gaple.sqlite3")
+
+
+def test_production_without_secret_fails_fast(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAPLE_PRODUCTION", "true")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["migrate"])
+    assert "GAPLE_SECRET_KEY is required" in str(exit_info.value.code)
+
+
+def sqlite_tables(path: Path) -> set[str]:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    conn.close()
+    return {row[0] for row in rows}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_serve_embedded_default(env: Path) -> None:
+    port = _free_port()
+    process_env = {k: v for k, v in os.environ.items() if not k.startswith("GAPLE_")}
+    process_env["GAPLE_DATA_DIR"] = str(env / "data")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"],
+        env=process_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health") as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                assert process.poll() is None, process.stdout.read()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline, "server did not come up"
+                time.sleep(0.1)
+        guest = httpx.post(f"http://127.0.0.1:{port}/api/guests", json={"name": "Ayu"})
+        assert guest.status_code == 201
+        assert (env / "data" / "secret_key").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        process.stdout.close()  # type: ignore[union-attr]
+
+
+async def test_client_pages(api: httpx.AsyncClient) -> None:
+    for path in ("/", "/r/ABC234"):
+        response = await api.get(path)
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/html")

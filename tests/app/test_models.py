@@ -1,0 +1,69 @@
+"""The schema's own guarantees, on both backends: UTC round-trips, JSON, constraints."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, StatementError
+
+from app.store import players, rooms
+from app.store.db import Database
+from app.store.models import Deal, GameSet, Move, Score
+
+
+@pytest.fixture
+async def db(database_url: str):  # type: ignore[no-untyped-def]
+    database = Database(database_url, secret_key="k")
+    yield database
+    await database.dispose()
+
+
+async def test_history_round_trip_keeps_utc_and_json(db: Database) -> None:
+    wib = timezone(timedelta(hours=7))  # Jakarta: stored as UTC, read back aware
+    async with db.session() as s:
+        host = await players.create_player(s, name="Ayu", token_hash="h1")
+        room = await rooms.create_room(
+            s, code="ABC234", host_id=host.id, settings={"mode": "ganda"}
+        )
+        game_set = GameSet(room_id=room.id, number=1, rules={"preset": "pordi"})
+        s.add(game_set)
+        await s.flush()
+        deal = Deal(set_id=game_set.id, number=1, seed=2**40, opener=2)
+        s.add(deal)
+        await s.flush()
+        when = datetime(2025, 1, 2, 10, 0, tzinfo=wib)
+        s.add(Move(deal_id=deal.id, seq=1, seat=2, tile="6-6", end=None, created_at=when))
+        s.add(Score(set_id=game_set.id, seat=0, points=3))
+        await s.commit()
+
+    async with db.session() as s:
+        move = (await s.execute(select(Move))).scalar_one()
+        assert move.created_at == datetime(2025, 1, 2, 3, 0, tzinfo=UTC)
+        assert move.created_at.tzinfo is not None and move.auto is False
+        stored = await rooms.get_room_by_code(s, code="abc234")
+        assert stored is not None and stored.settings == {"mode": "ganda"}
+        assert (await s.get(Deal, deal.id)).seed == 2**40  # type: ignore[union-attr]
+
+
+async def test_constraints(db: Database) -> None:
+    async with db.session() as s:
+        host = await players.create_player(s, name="Ayu", token_hash="h1")
+        room = await rooms.create_room(s, code="ABC234", host_id=host.id, settings={})
+        await rooms.put_in_seat(s, room_id=room.id, seat=0, player_id=host.id)
+        await s.commit()
+        room_id, host_id = room.id, host.id  # a rollback expires the loaded objects
+        with pytest.raises(IntegrityError):  # one seat per player per room
+            await rooms.put_in_seat(s, room_id=room_id, seat=1, player_id=host_id)
+        await s.rollback()
+        with pytest.raises(IntegrityError):  # a seat holds a player or a bot, not nobody
+            await rooms.put_in_seat(s, room_id=room_id, seat=2)
+        await s.rollback()
+        with pytest.raises(IntegrityError):  # foreign keys are enforced on SQLite too
+            await rooms.put_in_seat(s, room_id="nope", seat=0, bot="heuristic")
+        await s.rollback()
+        host = await players.get_player(s, player_id=host_id)
+        assert host is not None
+        with pytest.raises(StatementError, match="naive"):
+            await players.touch_player(s, player=host, now=datetime(2025, 1, 1))
