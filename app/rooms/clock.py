@@ -24,7 +24,7 @@ class Clock(Protocol):
         ...
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        """Run ``callback`` (a plain function; it should only post into an inbox) after ``delay``."""
+        """Run ``callback`` after ``delay`` seconds; it should only post into an inbox."""
         ...
 
 
@@ -57,7 +57,9 @@ class FakeClock:
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         timer = _FakeTimer()
-        heapq.heappush(self._timers, (self._now + max(0.0, delay), next(self._order), timer, callback))
+        heapq.heappush(
+            self._timers, (self._now + max(0.0, delay), next(self._order), timer, callback)
+        )
         return timer
 
     def advance(self, seconds: float) -> None:

@@ -17,13 +17,16 @@ log = logging.getLogger(__name__)
 
 
 class TableManager:
-    def __init__(self, store: GameStore, *, clock: Clock, config: TableConfig | None = None) -> None:
+    def __init__(
+        self, store: GameStore, *, clock: Clock, config: TableConfig | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
         self.config = config or TableConfig()
         self.tables: dict[str, Table] = {}
         self._lock = asyncio.Lock()
         self._closing = False
+        self._restorer: asyncio.Task[None] | None = None
 
     async def get(self, room_id: str) -> Table | None:
         """The room's actor, created (and restored from storage) on first use."""
@@ -44,9 +47,28 @@ class TableManager:
             return table
 
     async def start(self) -> None:
-        await self.restore_all()
+        """Restore the tables in play; if the database is down, keep trying in the background
+        (the server still starts, and /api/health reports the outage)."""
+        try:
+            await self.restore_all()
+        except Exception:
+            log.exception("could not restore live tables; retrying in the background")
+            self._restorer = asyncio.get_running_loop().create_task(self._keep_restoring())
+
+    async def _keep_restoring(self) -> None:
+        delay = 1.0
+        while not self._closing:
+            await asyncio.sleep(delay)
+            try:
+                await self.restore_all()
+                return
+            except Exception:
+                log.warning("still cannot restore live tables", exc_info=True)
+                delay = min(delay * 2, 30.0)
 
     async def aclose(self) -> None:
+        if self._restorer is not None:
+            self._restorer.cancel()
         await self.close()
 
     async def restore_all(self) -> int:

@@ -141,7 +141,9 @@ class Table:
     # --- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.room.code}")
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"table-{self.room.code}"
+        )
 
     async def stop(self) -> None:
         if self._task is None:
@@ -223,7 +225,10 @@ class Table:
             case _TurnDue(token, bot):
                 await self._turn_due(token, bot=bot)
             case _NextDeal(token):
-                if self.state.phase == "deal_over" and token == (self.set_number, self.state.deal_number):
+                if self.state.phase == "deal_over" and token == (
+                    self.set_number,
+                    self.state.deal_number,
+                ):
                     await self._start_deal()
             case _RoomChanged(started):
                 await self._room_changed(started=started)
@@ -240,7 +245,9 @@ class Table:
     def message(self, conn: Connection, message: Play | Start | NextSet | Leave | Hello) -> None:
         self.post(_Message(conn, message))
 
-    async def request(self, conn: Connection, message: Play | Start | NextSet | Leave | Hello) -> None:
+    async def request(
+        self, conn: Connection, message: Play | Start | NextSet | Leave | Hello
+    ) -> None:
         """Like ``message`` but returns once the table has handled it."""
         await self.call(_Message(conn, message))
 
@@ -309,7 +316,9 @@ class Table:
         if self._bot_of(seat) is not None:
             raise TableError("not_your_turn", f"seat {seat} is played by a bot")
         tile = engine.Tile.parse(message.tile)
-        seq = await self._apply(seat, engine.Move(tile, message.end), auto=False, move_id=message.move_id)
+        seq = await self._apply(
+            seat, engine.Move(tile, message.end), auto=False, move_id=message.move_id
+        )
         conn.send(self._ack_frame(message.move_id, seq))
 
     async def _host_start(self, conn: Connection) -> None:
@@ -366,7 +375,9 @@ class Table:
     # --- the game -----------------------------------------------------------------------------
 
     def _rules(self) -> engine.RuleSet:
-        return engine.rules_from_settings({k: self.room.settings[k] for k in RULE_KEYS if k in self.room.settings})
+        return engine.rules_from_settings(
+            {k: self.room.settings[k] for k in RULE_KEYS if k in self.room.settings}
+        )
 
     async def _start_set(self) -> None:
         rules = self._rules()
@@ -413,7 +424,12 @@ class Table:
         )
         ended = {ev.kind: ev.to_dict() for ev in events if ev.kind in ("deal_ended", "set_ended")}
         if "deal_ended" in ended:
-            record = replace(record, deal_result=ended["deal_ended"], set_id=self.set_id, scores=list(state.scores))
+            record = replace(
+                record,
+                deal_result=ended["deal_ended"],
+                set_id=self.set_id,
+                scores=list(state.scores),
+            )
         if "set_ended" in ended:
             record = replace(record, set_result=ended["set_ended"])
         await self.store.record_move(record)
@@ -422,9 +438,7 @@ class Table:
         self.state, self.move_seq = state, self.move_seq + 1
         self._turn_started = self.clock.now()
         self._commit_events(events)
-        played_seq = next(
-            first + i + 1 for i, ev in enumerate(events) if ev.kind == "played"
-        )
+        played_seq = next(first + i + 1 for i, ev in enumerate(events) if ev.kind == "played")
         if auto:
             self.auto_seqs.add(played_seq)
         if move_id is not None:
@@ -450,7 +464,12 @@ class Table:
             await self._apply(seat, move, auto=False, move_id=None)
         else:
             move = engine.random_legal_move(self.state, self.rng)
-            log.info("table %s: seat %s ran out of time; auto-playing %s", self.room.code, seat, move.tile)
+            log.info(
+                "table %s: seat %s ran out of time; auto-playing %s",
+                self.room.code,
+                seat,
+                move.tile,
+            )
             await self._apply(seat, move, auto=True, move_id=None)
 
     def _turn_token(self) -> tuple[int, int, int]:
@@ -472,7 +491,9 @@ class Table:
             token = self._turn_token()
             self.deadline = started + int(self.room.settings.get("turn_seconds", 15))
             self._timers.append(
-                self.clock.call_later(self.deadline - now, lambda: self.post(_TurnDue(token, False)))
+                self.clock.call_later(
+                    self.deadline - now, lambda: self.post(_TurnDue(token, False))
+                )
             )
             if self._bot_of(self.state.turn) is not None:
                 pause = self.rng.uniform(self.config.bot_min_delay, self.config.bot_max_delay)
@@ -502,12 +523,18 @@ class Table:
         if self.deadline is None or self.state.turn is None:
             return None
         remaining = max(0, round((self.deadline - self.clock.now()) * 1000))
-        return {"seat": self.state.turn, "deadline": round(self.deadline * 1000), "remaining_ms": remaining}
+        return {
+            "seat": self.state.turn,
+            "deadline": round(self.deadline * 1000),
+            "remaining_ms": remaining,
+        }
 
     def _server_time(self) -> int:
         return round(self.clock.now() * 1000)
 
-    def _event_frame(self, seq: int, viewer: int | None, clock: dict[str, Any] | None = None) -> str | None:
+    def _event_frame(
+        self, seq: int, viewer: int | None, clock: dict[str, Any] | None = None
+    ) -> str | None:
         shown = engine.event_view(self._event_objs[seq - 1], viewer)
         if shown is None:
             return None
@@ -535,7 +562,10 @@ class Table:
         for conn in self.conns:
             by_viewer.setdefault(conn.seat, []).append(conn)
         for viewer, conns in by_viewer.items():
-            frames = [self._event_frame(seq, viewer, clock) for seq in range(first + 1, len(self.events) + 1)]
+            frames = [
+                self._event_frame(seq, viewer, clock)
+                for seq in range(first + 1, len(self.events) + 1)
+            ]
             frames.append(self._snapshot_frame(viewer, clock))
             for frame in frames:
                 if frame is None:
@@ -578,7 +608,8 @@ class Table:
     def _broadcast_presence(self) -> None:
         connected = {c.seat for c in self.conns if c.seat is not None}
         seats = [
-            {"seat": s.seat, "connected": s.seat in connected, "bot": s.bot} for s in self.room.seats
+            {"seat": s.seat, "connected": s.seat in connected, "bot": s.bot}
+            for s in self.room.seats
         ]
         self._broadcast(dumps({"type": "presence", "seats": seats, "spectators": self.spectators}))
 

@@ -22,6 +22,7 @@ from app.ws.limits import TokenBucket
 from app.ws.messages import (
     Hello,
     Ping,
+    Play,
     ProtocolError,
     dumps,
     error_message,
@@ -126,8 +127,8 @@ class _Session:
             await self.websocket.send_text(frame)
             await self.websocket.close(code=close_code, reason=code)
 
-    async def _reply(self, code: str, message: str) -> None:
-        frame = dumps(error_message(code, message))
+    async def _reply(self, code: str, message: str, move_id: str | None = None) -> None:
+        frame = dumps(error_message(code, message, move_id))
         if self.conn is not None:
             self.conn.send(frame)
             return
@@ -171,15 +172,24 @@ class _Session:
                     CLOSE_TOO_BIG,
                 )
                 return None
+            try:
+                message = parse_client_message(text)
+            except ProtocolError as exc:
+                message = None
+                error: tuple[str, str] | None = (exc.code, exc.message)
+            else:
+                error = None
+            # Every frame counts against the bucket, good or bad.
             if not self.bucket.take():
                 self.violations += 1
                 if self.violations > MAX_VIOLATIONS:
                     await self.fail("rate_limited", "too many messages", CLOSE_POLICY)
                     return None
-                await self._reply("rate_limited", "too many messages; slow down")
+                move_id = message.move_id if isinstance(message, Play) else None
+                await self._reply("rate_limited", "too many messages; slow down", move_id)
                 continue
-            try:
-                return parse_client_message(text)
-            except ProtocolError as exc:
-                log.info("bad frame: %s: %s", exc.code, exc.message)
-                await self._reply(exc.code, exc.message)
+            if error is not None:
+                log.info("bad frame: %s: %s", *error)
+                await self._reply(*error)
+                continue
+            return message

@@ -84,9 +84,11 @@ def _describe(exc: ValidationError) -> str:
     first = exc.errors(include_url=False)[0]
     where = ".".join(str(part) for part in first["loc"]) or "message"
     if first["type"] == "union_tag_invalid":
-        return f"unknown message type {first['input'].get('type')!r}" if isinstance(
-            first["input"], dict
-        ) else "unknown message type"
+        return (
+            f"unknown message type {first['input'].get('type')!r}"
+            if isinstance(first["input"], dict)
+            else "unknown message type"
+        )
     if first["type"] == "union_tag_not_found":
         return "the message has no 'type'"
     return f"{where}: {first['msg']}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from app.rooms.clock import FakeClock
 from app.rooms.manager import TableManager
@@ -122,7 +122,9 @@ async def test_tiles_that_fit_both_ends_need_an_end(live_table: Any, app: Any) -
         both = [o for o in probe.view["legal"] if o["end"] is not None]
         if both:
             before = len(await stored_moves(app))
-            await live.table.request(probe.conn, Play(type="play", move_id="e", tile=both[0]["tile"]))
+            await live.table.request(
+                probe.conn, Play(type="play", move_id="e", tile=both[0]["tile"])
+            )
             await live.settle()
             assert probe.of_type("error")[-1]["code"] == "end_required"
             assert len(await stored_moves(app)) == before

@@ -1,0 +1,128 @@
+"""create_app(): the ASGI application and its lifespan wiring."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.api import api_router
+from app.api.errors import install_error_handlers
+from app.live import LiveTables, NullLiveTables
+from app.rooms.clock import SystemClock
+from app.rooms.manager import TableManager
+from app.rooms.table import TableConfig
+from app.settings import Settings, get_settings
+from app.store import migrate
+from app.store.db import Database
+from app.store.games import SqlGameStore
+from app.ws.endpoint import router as ws_router
+
+log = logging.getLogger("gaple")
+
+STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
+
+LiveFactory = Callable[[FastAPI], Any]
+
+_PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Gaple Online</title>
+<h1>Gaple Online</h1><p>The server is running; the browser client (static/index.html) is not
+installed. The API is documented at <a href="/docs">/docs</a>.</p>"""
+
+
+def create_app(
+    settings: Settings | None = None, *, live_factory: LiveFactory | None = None
+) -> FastAPI:
+    """Build the app. ``live_factory(app)`` is called in the lifespan once the database is ready
+    and returns the LiveTables implementation; if it has ``async start()`` / ``async aclose()``
+    they are awaited at startup / shutdown."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            # env.py runs its own event loop, so it needs a thread of its own.
+            await asyncio.to_thread(migrate.upgrade, settings.database_url)
+        app.state.db = Database(settings.database_url, secret_key=settings.secret)
+        app.state.redis = _redis_client(settings.redis_url)
+        live = (live_factory or table_manager)(app)
+        app.state.live = live
+        try:
+            if hasattr(live, "start"):
+                await live.start()
+            yield
+        finally:
+            if hasattr(live, "aclose"):
+                await live.aclose()
+            if app.state.redis is not None:
+                await app.state.redis.aclose()
+            await app.state.db.dispose()
+
+    app = FastAPI(
+        title="Gaple Online",
+        summary="Real-time multiplayer Gaple (Indonesian dominoes)",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
+    app.state.redis = None
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.allowed_origins,
+        allow_methods=["GET", "POST", "PATCH", "DELETE"],
+        allow_headers=["Authorization", "Content-Type"],
+    )
+    install_error_handlers(app)
+    app.include_router(api_router)
+    app.include_router(ws_router)
+    _mount_client(app, STATIC_DIR)
+    return app
+
+
+def table_manager(app: FastAPI) -> TableManager:
+    """The live tables of this node, on the real clock, storing moves in the app's database."""
+    settings: Settings = app.state.settings
+    config = TableConfig(
+        deal_pause=settings.deal_pause_seconds,
+        bot_min_delay=settings.bot_min_delay,
+        bot_max_delay=settings.bot_max_delay,
+    )
+    return TableManager(SqlGameStore(app.state.db), clock=SystemClock(), config=config)
+
+
+def _redis_client(url: str | None) -> Any:
+    if url is None:
+        return None
+    from redis.asyncio import Redis
+
+    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+
+
+def _mount_client(app: FastAPI, static_dir: Path) -> None:
+    """The browser client: index.html for / and share links (/r/{code}), assets under /static."""
+    index = static_dir / "index.html"
+
+    async def client_page() -> Any:
+        # Checked per request so a client added while the server runs is picked up.
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(_PLACEHOLDER)
+
+    app.add_api_route("/", client_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/r/{code}", client_page, methods=["GET"], include_in_schema=False)
+    if static_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=static_dir), name="static")
+
+
+def live_tables(app: FastAPI) -> LiveTables:
+    """Typed access for other modules: ``live_tables(app).seats_changed(...)``."""
+    live: LiveTables = app.state.live
+    return live
