@@ -7,11 +7,12 @@ from typing import Any
 
 from sqlalchemy import select
 
+import engine
 from app.rooms.clock import FakeClock
 from app.rooms.manager import TableManager
 from app.store.games import SqlGameStore
 from app.store.models import Move
-from app.ws.messages import Leave, NextSet, Play, Start
+from app.ws.messages import Leave, NextSet, Play, Resume, Start
 from tests.app.live.conftest import CONFIG, LiveTable, Probe
 
 
@@ -208,3 +209,62 @@ async def test_a_restarted_server_rebuilds_the_table_from_stored_moves(
         assert rebuilt.acks == live.table.acks
     finally:
         await fresh.close()
+
+
+async def play_until(live: LiveTable, clock: FakeClock, done: Any, limit: int = 400) -> None:
+    for turn in range(limit):
+        if done():
+            return
+        if live.table.state.phase == "deal_over":
+            clock.advance(CONFIG.deal_pause)  # the result is shown, then the next deal starts
+        else:
+            probe = to_move(live)
+            await live.table.request(probe.conn, play_of(probe, move_id=f"u{turn}"))
+        await live.settle()
+    raise AssertionError("the table did not get there")
+
+
+async def test_presence_and_resuming_after_a_disconnect(live_table: Any) -> None:
+    live: LiveTable = await live_table()
+    gone = (live.table.state.turn + 3) % 4  # the last of the next four to move
+    leaver = live.probes[gone]
+    live.table.gone(leaver.conn)
+    await live.settle()
+    presence = live.probes[(gone + 1) % 4].of_type("presence")[-1]
+    assert [s["connected"] for s in presence["seats"]] == [s != gone for s in range(4)]
+
+    last_seen = leaver.of_type("snapshot")[-1]["seq"]
+    for turn in range(2):
+        probe = to_move(live)
+        await live.table.request(probe.conn, play_of(probe, move_id=f"p{turn}"))
+        await live.settle()
+    back = Probe()
+    back.conn.player_id = live.guests[gone].player_id
+    await live.table.join(back.conn, Resume(set=live.table.set_number, seq=last_seen))
+    await live.settle()
+    kinds = [f["type"] for f in back.frames]
+    missed = [f["seq"] for f in back.of_type("event")]
+    assert missed == list(range(last_seen + 1, len(live.table.events) + 1))
+    assert kinds[0] == "welcome" and kinds.index("snapshot") > kinds.index("event")
+    assert back.view == engine.view(live.table.state, gone)  # the seat's view as it now stands
+    presence = live.probes[(gone + 1) % 4].of_type("presence")[-1]
+    assert [s["connected"] for s in presence["seats"]] == [True, True, True, True]
+
+
+async def test_a_set_runs_to_its_end_and_the_host_starts_the_next(
+    live_table: Any, clock: FakeClock
+) -> None:
+    live: LiveTable = await live_table(deals_per_set=2)
+    await play_until(live, clock, lambda: live.table.state.phase == "set_over")
+    assert live.table.room.status == "finished"
+    result = live.probes[1].view["set_result"]
+    assert result is not None and result["deals"] >= 1
+
+    await live.table.request(live.probes[1].conn, NextSet(type="next_set"))
+    await live.settle()
+    assert live.probes[1].errors()[-1] == "not_host"
+    await live.table.request(live.probes[0].conn, NextSet(type="next_set"))
+    await live.settle()
+    assert live.table.set_number == 2 and live.table.state.phase == "playing"
+    assert live.table.room.status == "playing"
+    assert live.probes[3].of_type("snapshot")[-1]["set"] == 2
