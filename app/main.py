@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,8 +17,10 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import api_router
 from app.api.errors import install_error_handlers
+from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
 from app.rooms.clock import SystemClock
+from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
 from app.rooms.table import TableConfig
 from app.settings import Settings, get_settings
@@ -72,6 +75,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.node_id = uuid.uuid4().hex[:12]
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
     app.state.redis = None
     app.add_middleware(
@@ -95,7 +99,18 @@ def table_manager(app: FastAPI) -> TableManager:
         bot_min_delay=settings.bot_min_delay,
         bot_max_delay=settings.bot_max_delay,
     )
-    return TableManager(SqlGameStore(app.state.db), clock=SystemClock(), config=config)
+    manager = TableManager(SqlGameStore(app.state.db), clock=SystemClock(), config=config)
+    if settings.redis_url:
+        from redis.asyncio import Redis
+
+        bus = RedisBus(
+            Redis.from_url(settings.redis_url, socket_connect_timeout=2),
+            prefix=settings.redis_prefix,
+            node_id=app.state.node_id,
+            lease_ttl=settings.lease_ttl_seconds,
+        )
+        manager.cluster = Cluster(manager, bus, check_interval=settings.cluster_check_seconds)
+    return manager
 
 
 def _redis_client(url: str | None) -> Any:

@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     database_url: str = ""  # empty: the embedded SQLite file under data_dir
     redis_url: str | None = None  # None: in-process bus, single node
     redis_prefix: str = "gaple:"  # every Redis key starts with this (tests use their own)
+    # Several nodes: a table's owner renews its lease well within this; when the owner dies,
+    # another node takes the table once the lease lapses (and its next check comes round).
+    lease_ttl_seconds: float = Field(default=3.0, gt=0)
+    cluster_check_seconds: float = Field(default=1.0, gt=0)
     migrate_on_start: bool | None = None  # None: only for the embedded SQLite default
 
     # Security

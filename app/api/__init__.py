@@ -2,9 +2,10 @@
 
 from fastapi import APIRouter
 
-from app.api import guests, health, rooms
+from app.api import guests, health, metrics, rooms
 
 api_router = APIRouter(prefix="/api")
 api_router.include_router(guests.router)
 api_router.include_router(rooms.router)
 api_router.include_router(health.router)
+api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

@@ -38,6 +38,7 @@ async def health(request: Request) -> JSONResponse:
         "status": "ok" if healthy else "error",
         "database": database,
         "redis": redis,
+        "node": request.app.state.node_id,
     }
     if not healthy:
         down = [

@@ -96,3 +96,4 @@ class HealthOut(BaseModel):
     status: Literal["ok", "error"]
     database: Literal["ok", "error"]
     redis: Literal["ok", "error", "disabled"]
+    node: str = Field(description="This server process's id (several nodes: who answered)")

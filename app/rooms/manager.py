@@ -1,37 +1,49 @@
 """The live tables of one node: finds or creates a room's actor, and rebuilds them after a restart.
 
-Implements app.live.LiveTables, the lobby's way of telling live tables what changed.
+Implements app.live.LiveTables, the lobby's way of telling live tables what changed. Without Redis
+every table lives here. With Redis (``cluster``) a table lives on the node holding its lease, and
+``get`` returns a RemoteTable that relays to that node when it is not this one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from app.rooms.clock import Clock
+from app.rooms.cluster import Cluster, RemoteTable
 from app.rooms.connection import Connection
 from app.rooms.store import GameStore
-from app.rooms.table import Table, TableConfig
+from app.rooms.table import CLOSE_RECONNECT, Table, TableConfig
+from app.ws.messages import dumps
 
 log = logging.getLogger(__name__)
 
 
 class TableManager:
     def __init__(
-        self, store: GameStore, *, clock: Clock, config: TableConfig | None = None
+        self,
+        store: GameStore,
+        *,
+        clock: Clock,
+        config: TableConfig | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.config = config or TableConfig()
+        self.cluster = cluster
         self.tables: dict[str, Table] = {}
         self._lock = asyncio.Lock()
         self._closing = False
         self._restorer: asyncio.Task[None] | None = None
 
-    async def get(self, room_id: str) -> Table | None:
-        """The room's actor, created (and restored from storage) on first use."""
+    async def get(self, room_id: str) -> Table | RemoteTable | None:
+        """The room's table: its actor here (created and restored from storage on first use), or,
+        when another node owns it, a relay to that node. None for an unknown room."""
         table = self.tables.get(room_id)
-        if table is not None:
+        if table is not None or self._closing:
             return table
         async with self._lock:
             table = self.tables.get(room_id)
@@ -40,15 +52,40 @@ class TableManager:
             room = await self.store.load_room(room_id)
             if room is None:
                 return None
-            table = Table(room, store=self.store, clock=self.clock, config=self.config)
-            await table.restore()
+            if self.cluster is not None:
+                owner = await self.cluster.claim(room_id)
+                if owner is not None:
+                    return self.cluster.remote_table(room_id, owner)
+            table = Table(
+                room, store=self.store, clock=self.clock, config=self.config, on_lost=self._forget
+            )
+            try:
+                await table.restore()
+            except Exception:
+                if self.cluster is not None:
+                    await self.cluster.hand_over(room_id)
+                raise
             table.start()
             self.tables[room_id] = table
+            if self.cluster is not None:
+                self.cluster.took_over(room_id)
             return table
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.room.id) is table:
+            del self.tables[table.room.id]
+
+    async def drop(self, room_id: str, *, lost: bool) -> None:
+        """Stop running a table here (``lost``: another node has it; send our clients there)."""
+        table = self.tables.pop(room_id, None)
+        if table is not None:
+            await table.stop(lost=lost)
 
     async def start(self) -> None:
         """Restore the tables in play; if the database is down, keep trying in the background
         (the server still starts, and /api/health reports the outage)."""
+        if self.cluster is not None:
+            await self.cluster.start()
         try:
             await self.restore_all()
         except Exception:
@@ -66,51 +103,83 @@ class TableManager:
                 log.warning("still cannot restore live tables", exc_info=True)
                 delay = min(delay * 2, 30.0)
 
+    async def restore_all(self) -> int:
+        """Bring back every table in play that no node is running (after a restart, or after
+        the node that ran it died)."""
+        room_ids = [r for r in await self.store.playing_room_ids() if r not in self.tables]
+        if self.cluster is not None and room_ids:
+            owners = await self.cluster.bus.owners(room_ids)
+            room_ids = [r for r, owner in zip(room_ids, owners, strict=True) if owner is None]
+        restored = 0
+        for room_id in room_ids:
+            try:
+                if isinstance(await self.get(room_id), Table):
+                    restored += 1
+            except Exception:
+                log.exception("could not restore room %s", room_id)
+        if restored:
+            log.info("restored %d live tables", restored)
+        return restored
+
     async def aclose(self) -> None:
         if self._restorer is not None:
             self._restorer.cancel()
         await self.close()
 
-    async def restore_all(self) -> int:
-        """Bring back every table that was in play when the server last stopped."""
-        room_ids = await self.store.playing_room_ids()
-        for room_id in room_ids:
-            try:
-                await self.get(room_id)
-            except Exception:
-                log.exception("could not restore room %s", room_id)
-        if room_ids:
-            log.info("restored %d live tables", len(room_ids))
-        return len(room_ids)
-
     async def close(self) -> None:
+        """Stop taking tables, store what is in flight, hand every table over, and send the
+        clients away to reconnect (to another node, or to this one once it is back)."""
         self._closing = True
-        tables = list(self.tables.values())
-        for table in tables:
-            for conn in list(table.conns):
-                conn.shutdown(1001, "server shutting down")
-        for table in tables:
+        async with self._lock:
+            tables = list(self.tables.items())
+            self.tables.clear()
+        for room_id, table in tables:
             await table.stop()
-        for table in tables:
+            if self.cluster is not None:
+                await self.cluster.hand_over(room_id)
+        for _, table in tables:
             for conn in list(table.conns):
-                await conn.wait_closed()
-        self.tables.clear()
+                conn.send(dumps({"type": "bye", "reason": "draining"}))
+                conn.shutdown(CLOSE_RECONNECT, "draining")
+        if self.cluster is not None:
+            await self.cluster.close()
+        for _, table in tables:
+            for conn in list(table.conns):
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.wait_closed(), 2)
 
     # --- app.live.LiveTables ----------------------------------------------------------------------
 
     async def room_started(self, room_id: str) -> None:
-        table = await self.get(room_id)
-        if table is not None:
-            await table.room_changed(started=True)
+        await self._room_changed(room_id, started=True, create=True)
 
     async def seats_changed(self, room_id: str) -> None:
-        table = self.tables.get(room_id)
-        if table is not None:
-            await table.room_changed(started=False)
+        await self._room_changed(room_id, started=False, create=False)
+
+    async def _room_changed(self, room_id: str, *, started: bool, create: bool) -> None:
+        table: Table | RemoteTable | None = self.tables.get(room_id)
+        if table is None and self.cluster is not None:
+            table = self.cluster.remote.get(room_id)
+            if table is None:
+                owner = await self.cluster.bus.owner(room_id)
+                if owner is not None and owner != self.cluster.bus.node_id:
+                    table = self.cluster.remote_table(room_id, owner)
+        if table is None and create:
+            table = await self.get(room_id)
+        if isinstance(table, Table):
+            await table.room_changed(started=started)
+        elif isinstance(table, RemoteTable):
+            self.cluster.bus.send(  # type: ignore[union-attr]
+                table.owner, {"k": "room_changed", "room": room_id, "started": started}
+            )
 
     def spectator_count(self, room_id: str) -> int:
         table = self.tables.get(room_id)
-        return table.spectators if table is not None else 0
+        if table is not None:
+            return table.spectators
+        if self.cluster is not None:
+            return self.cluster.spectator_cache.get(room_id, 0)
+        return 0
 
     def connections(self) -> list[Connection]:
         return [conn for table in self.tables.values() for conn in table.conns]

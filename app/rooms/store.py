@@ -7,6 +7,10 @@ from datetime import datetime
 from typing import Any, Protocol
 
 
+class StoreConflict(Exception):
+    """Another node has written this table's history since we loaded it: our copy is stale."""
+
+
 @dataclass(frozen=True)
 class SeatInfo:
     seat: int

@@ -24,12 +24,13 @@ from typing import Any
 import engine
 from app.rooms.clock import Clock, Timer
 from app.rooms.connection import Connection
-from app.rooms.store import GameStore, MoveRecord, RoomInfo, StoredSet
+from app.rooms.store import GameStore, MoveRecord, RoomInfo, StoreConflict, StoredSet
 from app.ws.messages import Hello, Leave, NextSet, Play, Resume, Start, dumps, error_message
 
 log = logging.getLogger(__name__)
 
 RULE_KEYS = ("preset", "mode", "deals_per_set", "target_points")
+CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 BOT_KIND = "heuristic"
 
 
@@ -90,7 +91,7 @@ class _RoomChanged:
 
 @dataclass(frozen=True)
 class _Stop:
-    pass
+    lost: bool = False  # the lease went to another node: also send the clients away
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ class Table:
         config: TableConfig | None = None,
         rng: random.Random | None = None,
         new_seed: Callable[[], int] | None = None,
+        on_lost: Callable[[Table], None] | None = None,
     ) -> None:
         self.room = room
         self.store = store
@@ -137,6 +139,8 @@ class Table:
         self._timers: list[Timer] = []
         self._inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._on_lost = on_lost
+        self.lost = False
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -145,10 +149,10 @@ class Table:
             self._run(), name=f"table-{self.room.code}"
         )
 
-    async def stop(self) -> None:
-        if self._task is None:
+    async def stop(self, *, lost: bool = False) -> None:
+        if self._task is None or self._task.done():
             return
-        await self.call(_Stop())
+        await self.call(_Stop(lost))
         await self._task
 
     async def restore(self) -> None:
@@ -200,11 +204,19 @@ class Table:
             command, future = await self._inbox.get()
             if isinstance(command, _Stop):
                 self._cancel_timers()
+                if command.lost:
+                    self._lose()
                 if future is not None:
                     future.set_result(None)
                 return
             try:
                 result = await self._handle(command)
+            except StoreConflict as exc:
+                log.warning("table %s: another node owns it now (%s)", self.room.code, exc)
+                if future is not None and not future.done():
+                    future.set_exception(exc)
+                self._lose()
+                return
             except Exception as exc:
                 if not isinstance(exc, TableError | engine.EngineError):
                     log.exception("table %s: %s failed", self.room.code, type(command).__name__)
@@ -213,6 +225,17 @@ class Table:
             else:
                 if future is not None and not future.done():
                     future.set_result(result)
+
+    def _lose(self) -> None:
+        """This node no longer owns the table: stop, and send its clients elsewhere."""
+        self.lost = True
+        self._cancel_timers()
+        for conn in list(self.conns):
+            conn.send(dumps({"type": "bye", "reason": "table_moved"}))
+            conn.shutdown(CLOSE_RECONNECT, "table_moved")
+        self.conns.clear()
+        if self._on_lost is not None:
+            self._on_lost(self)
 
     async def _handle(self, command: Command) -> Any:
         match command:
@@ -304,6 +327,13 @@ class Table:
             move_id = message.move_id if isinstance(message, Play) else None
             log.info("table %s refused %s from %s: %s", self.room.code, message.type, conn.id, exc)
             conn.send(dumps(error_message(exc.code, exc.message, move_id)))
+        except StoreConflict:
+            raise
+        except Exception:
+            # Storage failed: nothing was applied; the client may send the same move id again.
+            log.exception("table %s: %s from %s failed", self.room.code, message.type, conn.id)
+            move_id = message.move_id if isinstance(message, Play) else None
+            conn.send(dumps(error_message("unavailable", "try again in a moment", move_id)))
 
     async def _play(self, conn: Connection, message: Play) -> None:
         seat = conn.seat

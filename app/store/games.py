@@ -7,15 +7,20 @@ consequences are missing, or the reverse.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rooms.store import (
     MoveRecord,
     RoomInfo,
     SeatInfo,
+    StoreConflict,
     StoredDeal,
     StoredMove,
     StoredSet,
@@ -30,6 +35,16 @@ SEATS = 4
 class SqlGameStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    @asynccontextmanager
+    async def _history(self) -> AsyncIterator[AsyncSession]:
+        """A transaction appending to a table's history. The unique (parent, number) keys make a
+        second writer fail here, which is how a node that lost its table finds out."""
+        try:
+            async with self.db.session() as session, session.begin():
+                yield session
+        except IntegrityError as exc:
+            raise StoreConflict(str(exc.orig)) from exc
 
     async def load_room(self, room_id: str) -> RoomInfo | None:
         async with self.db.session() as session:
@@ -84,7 +99,7 @@ class SqlGameStore:
     async def create_set(
         self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
     ) -> int:
-        async with self.db.session() as session, session.begin():
+        async with self._history() as session:
             row = GameSet(room_id=room_id, number=number, rules=rules, started_at=at)
             session.add(row)
             await session.flush()
@@ -93,14 +108,14 @@ class SqlGameStore:
     async def create_deal(
         self, *, set_id: int, number: int, seed: int, opener: int, at: datetime
     ) -> int:
-        async with self.db.session() as session, session.begin():
+        async with self._history() as session:
             row = Deal(set_id=set_id, number=number, seed=seed, opener=opener, started_at=at)
             session.add(row)
             await session.flush()
             return row.id
 
     async def record_move(self, record: MoveRecord) -> None:
-        async with self.db.session() as session, session.begin():
+        async with self._history() as session:
             session.add(
                 Move(
                     deal_id=record.deal_id,

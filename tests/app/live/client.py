@@ -27,6 +27,12 @@ class Lobby:
     async def close(self) -> None:
         await self.http.aclose()
 
+    async def __aenter__(self) -> Lobby:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     async def guest(self, name: str) -> dict[str, Any]:
         response = await self.http.post("/api/guests", json={"name": name})
         response.raise_for_status()

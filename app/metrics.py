@@ -1,0 +1,217 @@
+"""Prometheus metrics of one node, defined in one place.
+
+The live layer reports through a small API on :data:`METRICS` (the process-wide default)::
+
+    from app.metrics import METRICS
+
+    METRICS.table_opened()                      # a table actor started on this node
+    METRICS.table_closed()                      # ... and stopped (or was handed over)
+    METRICS.connection_opened("seat")           # a socket joined as a seat or a "spectator"
+    METRICS.connection_closed("seat")
+    METRICS.record_move("player", latency=dt)   # dt: seconds from receiving the play to its
+    METRICS.record_move("bot")                  #     broadcast; auto-plays count as autoplays too
+    METRICS.record_move("auto")
+    METRICS.record_reconnect()                  # a client resumed its seat after a disconnect
+    METRICS.record_lease_takeover()             # this node took over a table another node owned
+    task = METRICS.start_loop_lag_monitor()     # in the lifespan; cancel the task at shutdown
+
+The collectors themselves are attributes too (``METRICS.moves_total`` ...) for anything the
+helpers do not cover. Every :class:`Metrics` has its own ``CollectorRegistry``, so tests (and
+several apps in one process) can build their own; ``GET /metrics`` renders
+``app.state.metrics`` when the app has one, else :data:`METRICS`. Exported names carry the
+``gaple_`` prefix: ``gaple_tables_live``, ``gaple_moves_total`` ... (docs/DEPLOY.md lists them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Literal, get_args
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    disable_created_metrics,
+)
+from prometheus_client.exposition import choose_encoder
+
+log = logging.getLogger(__name__)
+
+# The *_created series (one per counter and histogram) only say when the process started; the
+# process collector already does. Leaving them out halves what Prometheus stores.
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+NAMESPACE = "gaple"
+
+Role = Literal["seat", "spectator"]
+MoveKind = Literal["player", "auto", "bot"]
+ROLES: tuple[str, ...] = get_args(Role)
+MOVE_KINDS: tuple[str, ...] = get_args(MoveKind)
+
+# A move travels: socket -> table actor -> store commit -> broadcast. On one node that is a few
+# milliseconds; relayed through Redis a few more. The buckets resolve 1-100 ms and catch stragglers.
+MOVE_LATENCY_BUCKETS = (
+    0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0,
+)  # fmt: skip
+
+
+class Metrics:
+    """The collectors of one node, registered in a registry of their own."""
+
+    def __init__(self, *, process: bool = True) -> None:
+        """``process``: also export the process, Python platform and GC collectors (CPU, memory,
+        open files, ...), as the default Prometheus registry would."""
+        self.registry = CollectorRegistry(auto_describe=True)
+        reg = self.registry
+        ns = NAMESPACE
+        self.tables_live = Gauge(
+            "tables_live", "Live tables whose actor runs on this node", namespace=ns, registry=reg
+        )
+        self.connections = Gauge(
+            "connections",
+            "Open table WebSockets on this node, by role",
+            ["role"],
+            namespace=ns,
+            registry=reg,
+        )
+        self.moves_total = Counter(
+            "moves_total",
+            "Moves applied by the tables of this node, by who made them",
+            ["kind"],
+            namespace=ns,
+            registry=reg,
+        )
+        self.move_latency_seconds = Histogram(
+            "move_latency_seconds",
+            "Time from receiving a player's play to broadcasting it",
+            buckets=MOVE_LATENCY_BUCKETS,
+            namespace=ns,
+            registry=reg,
+        )
+        self.autoplays_total = Counter(
+            "autoplays_total",
+            "Moves the server made for a player whose turn clock ran out",
+            namespace=ns,
+            registry=reg,
+        )
+        self.reconnects_total = Counter(
+            "reconnects_total",
+            "Clients that came back to their table after a disconnect",
+            namespace=ns,
+            registry=reg,
+        )
+        self.lease_takeovers_total = Counter(
+            "lease_takeovers_total",
+            "Tables this node took over from another node (failover or hand-over)",
+            namespace=ns,
+            registry=reg,
+        )
+        self.event_loop_lag_seconds = Gauge(
+            "event_loop_lag_seconds",
+            "How late the event loop woke a timer at the last sample",
+            namespace=ns,
+            registry=reg,
+        )
+        # Every labelled series exists from the start (at 0), so dashboards and rate() see it.
+        for role in ROLES:
+            self.connections.labels(role=role)
+        for kind in MOVE_KINDS:
+            self.moves_total.labels(kind=kind)
+        if process:
+            self._add_process_collectors()
+
+    def _add_process_collectors(self) -> None:
+        # What the default registry has: process_* (from /proc; nothing elsewhere), python_info,
+        # python_gc_*. One that cannot work here must not take /metrics down with it.
+        for collector in (ProcessCollector, PlatformCollector, GCCollector):
+            try:
+                collector(registry=self.registry)
+            except Exception:
+                log.warning("metrics: %s unavailable", collector.__name__, exc_info=True)
+
+    # --- the API of the live layer ----------------------------------------------------------------
+
+    def table_opened(self) -> None:
+        self.tables_live.inc()
+
+    def table_closed(self) -> None:
+        self.tables_live.dec()
+
+    def connection_opened(self, role: Role) -> None:
+        self.connections.labels(role=_check(role, ROLES, "role")).inc()
+
+    def connection_closed(self, role: Role) -> None:
+        self.connections.labels(role=_check(role, ROLES, "role")).dec()
+
+    @contextlib.contextmanager
+    def connection(self, role: Role) -> Iterator[None]:
+        """``with METRICS.connection("seat"): ...`` counts the socket while the block runs."""
+        self.connection_opened(role)
+        try:
+            yield
+        finally:
+            self.connection_closed(role)
+
+    def record_move(self, kind: MoveKind, *, latency: float | None = None) -> None:
+        """A move was applied and broadcast. ``kind``: "player" (from a socket), "auto" (the turn
+        clock ran out: also counts in autoplays_total) or "bot". ``latency``: seconds from
+        receiving the play to its broadcast (player moves; others have no "received")."""
+        self.moves_total.labels(kind=_check(kind, MOVE_KINDS, "kind")).inc()
+        if kind == "auto":
+            self.autoplays_total.inc()
+        if latency is not None:
+            self.move_latency_seconds.observe(max(latency, 0.0))
+
+    def record_reconnect(self) -> None:
+        self.reconnects_total.inc()
+
+    def record_lease_takeover(self) -> None:
+        self.lease_takeovers_total.inc()
+
+    def start_loop_lag_monitor(self, interval: float = 1.0) -> asyncio.Task[None]:
+        """Sample the event loop's lag every ``interval`` seconds into event_loop_lag_seconds,
+        until the returned task is cancelled. Call it from inside the running loop."""
+        if interval <= 0:
+            raise ValueError("interval must be positive")
+        return asyncio.get_running_loop().create_task(
+            self._sample_loop_lag(interval), name="gaple-loop-lag-monitor"
+        )
+
+    async def _sample_loop_lag(self, interval: float) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            started = loop.time()
+            await asyncio.sleep(interval)
+            # A busy loop (a blocking call, a long computation) wakes the sleep late.
+            self.event_loop_lag_seconds.set(max(0.0, loop.time() - started - interval))
+
+    # --- exposition -------------------------------------------------------------------------------
+
+    def render(self, accept: str | None = None) -> tuple[bytes, str]:
+        """The registry as ``(body, content type)``: the Prometheus text format 0.0.4, or what the
+        scraper's ``Accept`` header asks for (OpenMetrics, text format 1.0.0)."""
+        encoder, content_type = choose_encoder(accept or "")
+        return encoder(self.registry), content_type
+
+
+def _check(value: str, allowed: tuple[str, ...], label: str) -> str:
+    # A typo in a label value would silently start a new series; refuse it instead.
+    if value not in allowed:
+        raise ValueError(f"unknown {label} {value!r} (expected one of {', '.join(allowed)})")
+    return value
+
+
+METRICS = Metrics()
+"""The process-wide default: what the live layer records into and ``GET /metrics`` shows."""
+
+
+def start_loop_lag_monitor(interval: float = 1.0) -> asyncio.Task[None]:
+    """:meth:`Metrics.start_loop_lag_monitor` of :data:`METRICS`."""
+    return METRICS.start_loop_lag_monitor(interval)

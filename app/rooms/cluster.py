@@ -1,0 +1,287 @@
+"""Several nodes, one owner per table.
+
+Each live table is owned by exactly one node, which holds the table's Redis lease and runs its
+actor. A client may connect to any node: a node that does not own the table *relays* — it
+forwards the client's messages to the owner over the owner's Redis channel, and the owner sends
+that client's frames back over the relay node's channel. To the owner's actor a relayed client is
+an ordinary Connection whose writer publishes instead of writing to a socket.
+
+When the owner dies its lease lapses; relay nodes notice on their next check and send their
+clients away to reconnect, and whichever node next wants the table (a reconnecting client, or the
+sweep over rooms in play) takes the lease and rebuilds the table from the stored moves. A node
+that is told to stop hands its tables over at once instead: it releases the leases and tells the
+relay nodes, so nobody waits for a lease to lapse.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from app.bus.redis import RedisBus
+from app.rooms.connection import Connection
+from app.ws.messages import (
+    Hello,
+    Leave,
+    NextSet,
+    Play,
+    ProtocolError,
+    Resume,
+    Start,
+    dumps,
+    parse_client_message,
+)
+
+if TYPE_CHECKING:
+    from app.rooms.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+CLOSE_RECONNECT = 1012
+
+
+def _send_away(conn: Connection, reason: str) -> None:
+    conn.send(dumps({"type": "bye", "reason": reason}))
+    conn.shutdown(CLOSE_RECONNECT, reason)
+
+
+class RemoteTable:
+    """A table owned by another node, as this node's sockets see it."""
+
+    def __init__(self, cluster: Cluster, room_id: str, owner: str) -> None:
+        self.cluster = cluster
+        self.room_id = room_id
+        self.owner = owner
+        self.conns: dict[str, Connection] = {}
+
+    def _key(self, conn: Connection) -> str:
+        return f"{self.cluster.bus.node_id}:{conn.id}"
+
+    async def join(self, conn: Connection, resume: Resume | None) -> None:
+        key = self._key(conn)
+        self.conns[key] = conn
+        self.cluster.relayed[key] = conn
+        self.cluster.bus.send(
+            self.owner,
+            {
+                "k": "join",
+                "room": self.room_id,
+                "conn": key,
+                "from": self.cluster.bus.node_id,
+                "player": conn.player_id,
+                "resume": resume.model_dump() if resume is not None else None,
+            },
+        )
+
+    def message(self, conn: Connection, message: Play | Start | NextSet | Leave | Hello) -> None:
+        self.cluster.bus.send(
+            self.owner,
+            {
+                "k": "msg",
+                "room": self.room_id,
+                "conn": self._key(conn),
+                "msg": message.model_dump(),
+            },
+        )
+
+    def gone(self, conn: Connection) -> None:
+        key = self._key(conn)
+        self.conns.pop(key, None)
+        self.cluster.relayed.pop(key, None)
+        self.cluster.bus.send(self.owner, {"k": "gone", "room": self.room_id, "conn": key})
+
+    def owner_lost(self) -> None:
+        for conn in list(self.conns.values()):
+            _send_away(conn, "table_moved")
+
+    @property
+    def spectators(self) -> int:
+        return self.cluster.spectator_cache.get(self.room_id, 0)
+
+
+class Cluster:
+    def __init__(self, manager: TableManager, bus: RedisBus, *, check_interval: float) -> None:
+        self.manager = manager
+        self.bus = bus
+        self.check_interval = check_interval
+        self.remote: dict[str, RemoteTable] = {}
+        self.relayed: dict[str, Connection] = {}  # our sockets, by key, whose table is elsewhere
+        self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
+        self.spectator_cache: dict[str, int] = {}
+        self._monitor: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._monitor = asyncio.get_running_loop().create_task(self._watch(), name="cluster-watch")
+
+    async def _connect(self) -> None:
+        """Subscribe to this node's channel, retrying while Redis is unreachable (the node
+        serves the lobby meanwhile, and /api/health reports Redis as down)."""
+        delay = 0.5
+        while True:
+            try:
+                await self.bus.start(self._handle)
+                return
+            except Exception:
+                log.warning("cannot reach Redis; retrying in %.1f s", delay, exc_info=True)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+
+    async def close(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
+            with contextlib.suppress(BaseException):
+                await self._monitor
+        for table in list(self.remote.values()):
+            for conn in list(table.conns.values()):
+                _send_away(conn, "draining")
+        await self.bus.close()
+
+    # --- ownership ------------------------------------------------------------------------------
+
+    async def claim(self, room_id: str) -> str | None:
+        """Take the room's lease if it is free. Returns None when we own it, else the owner."""
+        for _ in range(3):
+            if await self.bus.acquire(room_id):
+                return None
+            owner = await self.bus.owner(room_id)
+            if owner == self.bus.node_id:
+                return None
+            if owner is not None:
+                return owner
+        raise RuntimeError(f"could not settle the owner of room {room_id}")
+
+    def remote_table(self, room_id: str, owner: str) -> RemoteTable:
+        table = self.remote.get(room_id)
+        if table is None or table.owner != owner:
+            if table is not None:
+                table.owner_lost()
+            table = self.remote[room_id] = RemoteTable(self, room_id, owner)
+        return table
+
+    def took_over(self, room_id: str) -> None:
+        """The table now runs here: clients we relayed to the old owner reconnect to it here."""
+        table = self.remote.pop(room_id, None)
+        if table is not None:
+            table.owner_lost()
+
+    async def hand_over(self, room_id: str) -> None:
+        """We are letting the table go: free the lease and send the relayed clients away."""
+        with contextlib.suppress(Exception):
+            await self.bus.release(room_id)
+        nodes = {node for room, node, _ in self.hosted.values() if room == room_id}
+        for node in nodes:
+            self.bus.send(node, {"k": "owner_gone", "room": room_id})
+        for key in [k for k, (room, _, _) in self.hosted.items() if room == room_id]:
+            _, _, conn = self.hosted.pop(key)
+            conn.cancel()
+
+    # --- messages from other nodes ----------------------------------------------------------------
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if kind == "frame":
+            conn = self.relayed.get(message["conn"])
+            if conn is not None:
+                conn.send(message["text"])
+        elif kind == "close":
+            conn = self.relayed.get(message["conn"])
+            if conn is not None:
+                conn.shutdown(int(message["code"]), str(message["reason"]))
+        elif kind == "owner_gone":
+            table = self.remote.pop(message["room"], None)
+            if table is not None:
+                table.owner_lost()
+        elif kind == "join":
+            await self._remote_join(message)
+        elif kind == "msg":
+            self._remote_message(message)
+        elif kind == "gone":
+            hosted = self.hosted.pop(message["conn"], None)
+            if hosted is not None:
+                room_id, _, conn = hosted
+                table = self.manager.tables.get(room_id)
+                if table is not None:
+                    table.gone(conn)
+                conn.cancel()
+        elif kind == "room_changed":
+            table = self.manager.tables.get(message["room"])
+            if table is not None:
+                await table.room_changed(started=bool(message["started"]))
+
+    async def _remote_join(self, message: dict[str, Any]) -> None:
+        key, node, room_id = message["conn"], message["from"], message["room"]
+        table = self.manager.tables.get(room_id)
+        if table is None or table.lost:
+            # We no longer own it (the relay node's idea of the owner is stale).
+            bye = dumps({"type": "bye", "reason": "table_moved"})
+            self.bus.send(node, {"k": "frame", "conn": key, "text": bye})
+            self.bus.send(
+                node, {"k": "close", "conn": key, "code": CLOSE_RECONNECT, "reason": "table_moved"}
+            )
+            return
+        bus = self.bus
+
+        async def send_text(text: str) -> None:
+            bus.send(node, {"k": "frame", "conn": key, "text": text})
+
+        async def close(code: int, reason: str) -> None:
+            bus.send(node, {"k": "close", "conn": key, "code": code, "reason": reason})
+
+        conn = Connection(
+            send_text=send_text,
+            close=close,
+            queue_size=self.manager.config.send_queue,
+            player_id=message.get("player"),
+        )
+        conn.start()
+        self.hosted[key] = (room_id, node, conn)
+        resume = Resume.model_validate(message["resume"]) if message.get("resume") else None
+        await table.join(conn, resume)
+
+    def _remote_message(self, message: dict[str, Any]) -> None:
+        hosted = self.hosted.get(message["conn"])
+        if hosted is None:
+            return
+        room_id, _, conn = hosted
+        table = self.manager.tables.get(room_id)
+        if table is None:
+            return
+        try:
+            parsed = parse_client_message(dumps(message["msg"]))
+        except ProtocolError:
+            log.warning("dropping a malformed relayed message")
+            return
+        if not isinstance(parsed, Hello):
+            table.message(conn, parsed)
+
+    # --- the watch: leases, counters, dead owners, tables nobody runs ----------------------------
+
+    async def _watch(self) -> None:
+        await self._connect()
+        while True:
+            await asyncio.sleep(self.check_interval)
+            try:
+                await self._check()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster check failed")
+
+    async def _check(self) -> None:
+        for room_id in list(self.manager.tables):
+            if not await self.bus.renew(room_id):
+                log.warning("lost the lease of room %s", room_id)
+                await self.manager.drop(room_id, lost=True)
+        await self.bus.publish_spectators(
+            {room_id: table.spectators for room_id, table in self.manager.tables.items()}
+        )
+        self.spectator_cache = await self.bus.spectators()
+        for room_id, table in list(self.remote.items()):
+            owner = await self.bus.owner(room_id)
+            if owner != table.owner:
+                log.info("room %s: owner %s is gone", room_id, table.owner)
+                del self.remote[room_id]
+                table.owner_lost()
+        await self.manager.restore_all()

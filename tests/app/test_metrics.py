@@ -1,0 +1,199 @@
+"""GET /metrics and the metrics API of the live layer (app/metrics.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from app import metrics as metrics_module
+from app.main import create_app
+from app.metrics import METRICS, MOVE_KINDS, ROLES, Metrics
+from app.settings import Settings
+
+METRIC_NAMES = [
+    "gaple_tables_live",
+    "gaple_connections",
+    "gaple_moves_total",
+    "gaple_move_latency_seconds",
+    "gaple_autoplays_total",
+    "gaple_reconnects_total",
+    "gaple_lease_takeovers_total",
+    "gaple_event_loop_lag_seconds",
+]
+
+
+def _app(tmp_path: Path, metrics: Metrics | None = None) -> httpx.AsyncClient:
+    # /metrics needs neither the database nor the lifespan: no app startup here.
+    app = create_app(Settings(data_dir=tmp_path, secret_key="k", migrate_on_start=False))
+    if metrics is not None:
+        app.state.metrics = metrics
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+
+
+@pytest.fixture
+def metrics() -> Metrics:
+    return Metrics()
+
+
+@pytest.fixture
+async def client(tmp_path: Path, metrics: Metrics) -> AsyncIterator[httpx.AsyncClient]:
+    async with _app(tmp_path, metrics) as client:
+        yield client
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+async def scrape(client: httpx.AsyncClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    response = await client.get("/metrics")
+    assert response.status_code == 200
+    return samples(response.text)
+
+
+async def test_metrics_in_prometheus_text_format(client: httpx.AsyncClient) -> None:
+    response = await client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
+    families = {family.name for family in text_string_to_metric_families(response.text)}
+    for name in METRIC_NAMES:
+        assert f"# TYPE {name} " in response.text, name
+    # Counters are families without their _total suffix.
+    assert {"gaple_moves", "gaple_tables_live", "gaple_move_latency_seconds"} <= families
+    # Process metrics come along (where /proc exists, as in the image).
+    if Path("/proc/self/stat").exists():
+        assert "process_resident_memory_bytes" in response.text
+
+
+async def test_every_labelled_series_starts_at_zero(client: httpx.AsyncClient) -> None:
+    scraped = await scrape(client)
+    for role in ROLES:
+        assert scraped[("gaple_connections", (("role", role),))] == 0
+    for kind in MOVE_KINDS:
+        assert scraped[("gaple_moves_total", (("kind", kind),))] == 0
+    assert not any(name.endswith("_created") for name, _ in scraped)
+
+
+async def test_openmetrics_when_the_scraper_asks(client: httpx.AsyncClient) -> None:
+    response = await client.get(
+        "/metrics", headers={"Accept": "application/openmetrics-text; version=1.0.0"}
+    )
+    assert response.headers["content-type"].startswith("application/openmetrics-text")
+    assert response.text.endswith("# EOF\n")
+
+
+async def test_the_live_layer_api_changes_the_output(
+    client: httpx.AsyncClient, metrics: Metrics
+) -> None:
+    metrics.table_opened()
+    metrics.table_opened()
+    metrics.table_closed()
+    metrics.connection_opened("seat")
+    metrics.connection_opened("seat")
+    metrics.connection_opened("spectator")
+    metrics.connection_closed("seat")
+    metrics.record_move("player", latency=0.004)
+    metrics.record_move("player", latency=0.040)
+    metrics.record_move("bot")
+    metrics.record_move("auto")
+    metrics.record_reconnect()
+    metrics.record_lease_takeover()
+    metrics.record_lease_takeover()
+
+    scraped = await scrape(client)
+    assert scraped[("gaple_tables_live", ())] == 1
+    assert scraped[("gaple_connections", (("role", "seat"),))] == 1
+    assert scraped[("gaple_connections", (("role", "spectator"),))] == 1
+    assert scraped[("gaple_moves_total", (("kind", "player"),))] == 2
+    assert scraped[("gaple_moves_total", (("kind", "bot"),))] == 1
+    assert scraped[("gaple_moves_total", (("kind", "auto"),))] == 1
+    assert scraped[("gaple_autoplays_total", ())] == 1  # an auto move is an auto-play
+    assert scraped[("gaple_reconnects_total", ())] == 1
+    assert scraped[("gaple_lease_takeovers_total", ())] == 2
+    assert scraped[("gaple_move_latency_seconds_count", ())] == 2
+    assert scraped[("gaple_move_latency_seconds_sum", ())] == pytest.approx(0.044)
+    assert scraped[("gaple_move_latency_seconds_bucket", (("le", "0.005"),))] == 1
+    assert scraped[("gaple_move_latency_seconds_bucket", (("le", "0.05"),))] == 2
+
+
+def test_latency_buckets_resolve_1_to_100_ms(metrics: Metrics) -> None:
+    buckets = [b for b in metrics_module.MOVE_LATENCY_BUCKETS if 0.001 <= b <= 0.1]
+    assert buckets[0] == 0.001 and buckets[-1] == 0.1 and len(buckets) >= 10
+
+
+def test_connection_context_manager(metrics: Metrics) -> None:
+    def spectators() -> float | None:
+        return metrics.registry.get_sample_value("gaple_connections", {"role": "spectator"})
+
+    with metrics.connection("spectator"):
+        assert spectators() == 1
+    assert spectators() == 0
+    with pytest.raises(RuntimeError), metrics.connection("spectator"):
+        raise RuntimeError
+    assert spectators() == 0
+
+
+def test_unknown_label_values_are_refused(metrics: Metrics) -> None:
+    with pytest.raises(ValueError, match="role"):
+        metrics.connection_opened("player")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="kind"):
+        metrics.record_move("human")  # type: ignore[arg-type]
+
+
+def test_instances_do_not_share_state() -> None:
+    first, second = Metrics(process=False), Metrics(process=False)
+    first.record_reconnect()
+    assert "gaple_reconnects_total 1.0" in first.render()[0].decode()
+    assert "gaple_reconnects_total 0.0" in second.render()[0].decode()
+    assert "process_" not in second.render()[0].decode()
+
+
+async def test_the_default_instance_is_served_without_app_state(tmp_path: Path) -> None:
+    async with _app(tmp_path) as client:
+        before = (await scrape(client))[("gaple_lease_takeovers_total", ())]
+        METRICS.record_lease_takeover()
+        after = (await scrape(client))[("gaple_lease_takeovers_total", ())]
+    assert after == before + 1
+
+
+async def test_the_route_is_at_the_root_and_outside_the_api_docs(
+    client: httpx.AsyncClient,
+) -> None:
+    assert (await client.get("/api/metrics")).status_code == 404
+    openapi = (await client.get("/openapi.json")).json()
+    assert "/metrics" not in openapi["paths"]
+
+
+async def test_loop_lag_monitor_records_a_blocked_loop(metrics: Metrics) -> None:
+    task = metrics.start_loop_lag_monitor(interval=0.02)
+    try:
+        await asyncio.sleep(0)  # the monitor starts its first sleep
+        time.sleep(0.15)  # a blocking call holds the loop past the monitor's wake-up
+        await asyncio.sleep(0.005)  # the overdue sleep returns and records how late it was
+        lag = metrics.registry.get_sample_value("gaple_event_loop_lag_seconds")
+        assert lag is not None and lag >= 0.1
+    finally:
+        task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert task.get_name() == "gaple-loop-lag-monitor"
+
+
+async def test_module_level_monitor_uses_the_default_instance() -> None:
+    task = metrics_module.start_loop_lag_monitor(interval=0.5)
+    try:
+        assert not task.done()
+    finally:
+        task.cancel()
+    with pytest.raises(ValueError):
+        metrics_module.start_loop_lag_monitor(interval=0)
