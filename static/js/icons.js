@@ -1,0 +1,27 @@
+// A few line icons as inline SVG (no icon font, no emoji: they render the same everywhere).
+
+import { s } from './dom.js';
+
+const PATHS = {
+  eye: ['M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z', 'M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z'],
+  bot: ['M12 3v3', 'M5 8h14a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2z', 'M9 13h.01', 'M15 13h.01', 'M9 16.5h6'],
+  star: ['M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1L3.2 9.5l6.1-.9z'],
+  clock: ['M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18z', 'M12 7v5l3 2'],
+  trophy: ['M8 4h8v5a4 4 0 0 1-8 0z', 'M8 6H4v1a4 4 0 0 0 4 4', 'M16 6h4v1a4 4 0 0 1-4 4', 'M12 13v4', 'M8 20h8', 'M10 17h4v3h-4z'],
+};
+
+export function icon(name, className = '') {
+  return s('svg', {
+    class: `icon icon-${name} ${className}`.trim(),
+    viewBox: '0 0 24 24',
+    width: '1em',
+    height: '1em',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+    focusable: 'false',
+  }, (PATHS[name] || []).map((d) => s('path', { d })));
+}

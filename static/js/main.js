@@ -1,0 +1,306 @@
+// Boot, routing (/ and /r/{code}), the render loop and the lobby's actions.
+
+import { replaceKeepingFocus, patchRegions } from './dom.js';
+import { t, onLangChange, lang } from './i18n.js';
+import { state, subscribe, changed, toast } from './store.js';
+import * as api from './api.js';
+import { loadPlayer } from './storage.js';
+import * as session from './session.js';
+import { remainingMs } from './game.js';
+import { topbar, connectionBanner, toasts, errorText } from './views/common.js';
+import { lobbyView } from './views/lobby.js';
+import { roomView } from './views/room.js';
+import { tableView } from './views/table.js';
+
+const LOBBY_REFRESH_MS = 4000;
+const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
+
+const els = {
+  topbar: document.getElementById('topbar'),
+  banner: document.getElementById('banner-slot'),
+  main: document.getElementById('main'),
+  toasts: document.getElementById('toasts'),
+};
+
+let lobbyTimer = null;
+let boardObserver = null;
+let redrawBoard = null;
+let focusAfterRender = null;
+
+// --- routing ---------------------------------------------------------------------------------
+
+function parseRoute() {
+  const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
+  return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
+}
+
+export function navigate(path, intent = null) {
+  if (window.location.pathname !== path) window.history.pushState({}, '', path);
+  applyRoute(intent);
+}
+
+function applyRoute(intent = null) {
+  const route = parseRoute();
+  state.route = route;
+  if (route.name === 'room') {
+    stopLobbyPolling();
+    if (!state.room || state.room.code !== route.code) session.openRoom(route.code, intent);
+  } else {
+    session.closeRoom();
+    startLobbyPolling();
+  }
+  changed();
+  els.main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+// --- lobby -------------------------------------------------------------------------------------
+
+async function loadRooms() {
+  try {
+    state.lobby.rooms = await api.listRooms();
+    state.lobby.error = false;
+  } catch {
+    state.lobby.error = true;
+  }
+  changed();
+}
+
+function startLobbyPolling() {
+  stopLobbyPolling();
+  loadRooms();
+  lobbyTimer = setInterval(() => {
+    if (document.visibilityState === 'visible') loadRooms();
+  }, LOBBY_REFRESH_MS);
+}
+
+function stopLobbyPolling() {
+  clearInterval(lobbyTimer);
+  lobbyTimer = null;
+}
+
+function currentName() {
+  return String(state.drafts.name || (state.player && state.player.name) || '').trim();
+}
+
+async function saveName() {
+  const name = currentName();
+  if (!name) {
+    toast(t('name.required'), 'error');
+    focusAfterRender = '[data-testid="name-input"]';
+    changed();
+    return false;
+  }
+  try {
+    state.player = await api.ensureGuest(name);
+    state.drafts.editingName = false;
+    state.drafts.name = state.player.name;
+    changed();
+    return true;
+  } catch (err) {
+    toast(errorText(err.code, err.message), 'error');
+    return false;
+  }
+}
+
+async function createTable() {
+  if (state.lobby.busy) return;
+  if (!(await saveName())) return;
+  state.lobby.busy = true;
+  changed();
+  const d = state.drafts.create;
+  try {
+    const room = await api.createRoom({
+      preset: d.preset,
+      mode: d.mode,
+      turn_seconds: d.turn_seconds,
+      deals_per_set: d.deals_per_set,
+      target_points: d.target_points,
+      public: d.public,
+    });
+    state.player = loadPlayer();
+    // The host sits down at once (seat 0 if free); they can move or stand up before the start.
+    navigate(`/r/${room.code}`, { sit: true, seat: 0 });
+  } catch (err) {
+    toast(errorText(err.code, err.message), 'error');
+  } finally {
+    state.lobby.busy = false;
+    changed();
+  }
+}
+
+function joinCode() {
+  const code = String(state.drafts.code || '').trim().replace(/^.*\/r\//, '').toUpperCase();
+  if (!CODE_RE.test(code)) {
+    toast(t('join.bad_code'), 'error');
+    return;
+  }
+  state.drafts.code = '';
+  navigate(`/r/${code}`);
+}
+
+async function openTable(code, sit) {
+  if (sit && !(await saveName())) return;
+  navigate(`/r/${code}`, sit ? { sit: true } : null);
+}
+
+async function sitWithName(seat) {
+  if (!(state.player && state.player.name) || state.drafts.editingName) {
+    if (!(await saveName())) return;
+  }
+  await session.sit(seat);
+}
+
+async function copyLink(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(t('room.copied'), 'ok', 2000);
+  } catch {
+    const input = document.querySelector('[data-testid="share-link"]');
+    if (input) {
+      input.focus();
+      input.select();
+      try {
+        if (document.execCommand('copy')) {
+          toast(t('room.copied'), 'ok', 2000);
+          return;
+        }
+      } catch { /* fall through */ }
+    }
+    toast(t('err.clipboard'), 'error');
+  }
+}
+
+const actions = {
+  redraw: changed,
+  saveName,
+  editName: () => {
+    state.drafts.editingName = true;
+    state.drafts.name = (state.player && state.player.name) || '';
+    focusAfterRender = '[data-testid="name-input"]';
+    changed();
+  },
+  createTable,
+  joinCode,
+  openTable,
+  toLobby: (e) => {
+    if (e) e.preventDefault();
+    navigate('/');
+  },
+  copyLink,
+  sit: sitWithName,
+  standUp: session.standUp,
+  addBot: session.addBot,
+  removeBot: session.removeBot,
+  saveSettings: session.saveSettings,
+  startSet: session.startSet,
+  nextSet: session.nextSet,
+  leaveTable: session.leaveTable,
+  chooseTile: (tile) => {
+    session.chooseTile(tile);
+    if (state.room && state.room.choosing === tile) {
+      focusAfterRender = '[data-testid="end-choice"]';
+    }
+  },
+  chooseEnd: (end) => {
+    session.chooseEnd(end);
+    focusAfterRender = '[data-testid="hand"] [tabindex="0"]';
+  },
+  cancelChoice: () => {
+    const tile = state.room && state.room.choosing;
+    session.cancelChoice();
+    if (tile) focusAfterRender = `[data-testid="hand-tile"][data-tile="${tile}"]`;
+  },
+  hideResult: session.hideResult,
+  showResult: session.showResult,
+  retryNow: session.retryNow,
+};
+
+// --- rendering ---------------------------------------------------------------------------------
+
+function render() {
+  document.documentElement.lang = lang();
+  document.title = state.room ? `${state.room.code} · ${t('app.name')}` : t('app.name');
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('skip');
+  replaceKeepingFocus(els.topbar, topbar(state, navigate));
+  renderBanner();
+  replaceKeepingFocus(els.toasts, toasts(state.toasts));
+
+  if (boardObserver) {
+    boardObserver.disconnect();
+    boardObserver = null;
+  }
+  redrawBoard = null;
+  let after = null;
+  let screen;
+  if (state.route.name === 'room' && state.room) {
+    const v = state.room.game.view;
+    const live = v && v.phase !== 'ready';
+    if (live && !state.room.notFound) {
+      const table = tableView(state, actions);
+      screen = table.node;
+      after = () => {
+        redrawBoard = table.after();
+        boardObserver = new ResizeObserver(() => redrawBoard && redrawBoard());
+        boardObserver.observe(table.boardEl);
+      };
+    } else {
+      screen = roomView(state, actions);
+    }
+  } else {
+    screen = lobbyView(state, actions);
+  }
+  const active = document.activeElement;
+  const wasInHand = Boolean(active && active.closest && active.closest('[data-testid="hand"]'));
+  if (!patchRegions(els.main, screen)) replaceKeepingFocus(els.main, screen);
+  if (after) after();
+  if (wasInHand && !focusAfterRender && !els.main.contains(document.activeElement)) {
+    // The focused tile was just played: stay in the hand.
+    focusAfterRender = '[data-testid="hand"] [tabindex="0"]';
+  }
+  if (focusAfterRender) {
+    const el = document.querySelector(focusAfterRender);
+    focusAfterRender = null;
+    if (el) el.focus({ preventScroll: true });
+  }
+}
+
+function renderBanner() {
+  replaceKeepingFocus(els.banner, connectionBanner(state.room, actions));
+}
+
+// The countdowns move every 200 ms without re-rendering the page.
+function tick() {
+  const room = state.room;
+  if (!room) return;
+  const rem = remainingMs(room.game, performance.now());
+  const total = ((room.info && room.info.settings.turn_seconds) || 15) * 1000;
+  for (const el of document.querySelectorAll('[data-countdown]')) {
+    el.textContent = rem === null ? '' : String(Math.ceil(rem / 1000));
+    el.classList.toggle('urgent', rem !== null && rem < 5000);
+  }
+  for (const el of document.querySelectorAll('[data-countdown-ring]')) {
+    el.style.setProperty('--p', rem === null ? 0 : Math.min(1, rem / total));
+  }
+  if (room.conn && room.conn.state === 'retrying') renderBanner();
+}
+
+function boot() {
+  document.documentElement.lang = lang();
+  if (state.player && state.player.name) state.drafts.name = state.player.name;
+  subscribe(render);
+  onLangChange(() => changed());
+  window.addEventListener('popstate', () => applyRoute());
+  window.addEventListener('storage', (e) => {
+    if (e.key === 'gaple.player') {
+      state.player = loadPlayer();
+      changed();
+    }
+  });
+  setInterval(tick, 200);
+  applyRoute();
+}
+
+boot();
+

@@ -1,0 +1,488 @@
+// A live table for this browser: one room, its socket, and the actions a player can take.
+// Everything drawn comes from the server: REST room details, then the socket's welcome,
+// snapshots, events, presence and room messages.
+
+import * as api from './api.js';
+import { state, changed, toast, announce } from './store.js';
+import { TableSocket } from './socket.js';
+import { applyEvent, applySnapshot, emptyGame, legalByTile } from './game.js';
+import { t } from './i18n.js';
+import { errorText, seatLabel } from './views/common.js';
+import { loadPlayer } from './storage.js';
+
+const PASS_SHOW_MS = 2600;
+const AUTO_SHOW_MS = 4500;
+const PENDING_TIMEOUT_MS = 6000;
+const ROLE_WAIT_MS = 1500;
+
+let socket = null;
+let moveCounter = 0;
+let lastResync = 0;
+let haltReason = null;
+let helloHadToken = false;
+
+export function openRoom(code, intent = null) {
+  closeRoom();
+  haltReason = null;
+  state.room = {
+    code,
+    intent,
+    info: null,
+    notFound: false,
+    role: null,
+    seat: null,
+    playerId: null,
+    presence: {},
+    spectators: 0,
+    conn: { state: 'connecting', retryAt: null, everOpen: false },
+    halted: null,
+    game: emptyGame(),
+    pending: null,
+    choosing: null,
+    flashes: { pass: {}, auto: {} },
+    resultHidden: false,
+    busy: false,
+    settingsDraft: null,
+    welcomed: false,
+  };
+  changed();
+  refreshRoom();
+  socket = new TableSocket({
+    code,
+    hello: buildHello,
+    onMessage,
+    onStatus: (st) => {
+      if (!state.room) return;
+      state.room.conn = st;
+      changed();
+    },
+    onClose: (closeCode) => {
+      if (!state.room) return false;
+      if (haltReason) {
+        state.room.halted = haltReason;
+        changed();
+        return false;
+      }
+      if (closeCode === 1008 && state.room.notFound) return false;
+      return true;
+    },
+  });
+  socket.start();
+}
+
+export function closeRoom() {
+  if (socket) socket.stop();
+  socket = null;
+  state.room = null;
+}
+
+function buildHello() {
+  const player = loadPlayer();
+  const room = state.room;
+  const msg = { type: 'hello', token: (player && player.token) || null };
+  helloHadToken = Boolean(msg.token);
+  if (room && room.game.view && typeof room.game.set === 'number') {
+    msg.resume = { set: room.game.set, seq: room.game.seq };
+  }
+  return msg;
+}
+
+async function refreshRoom() {
+  const room = state.room;
+  if (!room) return;
+  try {
+    const info = await api.getRoom(room.code);
+    if (state.room !== room) return;
+    // The socket's welcome/room messages are newer than this answer if they came first.
+    if (!room.welcomed) room.info = info;
+    changed();
+    runIntent();
+  } catch (err) {
+    if (state.room !== room) return;
+    if (err.status === 404) {
+      room.notFound = true;
+      haltReason = 'not_found';
+      if (socket) socket.stop();
+      changed();
+    }
+  }
+}
+
+/** What the lobby asked for when it sent us here ("sit": take the first empty seat). */
+function runIntent() {
+  const room = state.room;
+  if (!room || !room.intent || !room.info || !room.welcomed) return;
+  const intent = room.intent;
+  room.intent = null;
+  if (intent.sit && room.role !== 'seat' && room.info.status === 'open') {
+    const preferred = typeof intent.seat === 'number' ? intent.seat : null;
+    const free = room.info.seats.filter((x) => !x.player_id && !x.bot).map((x) => x.seat);
+    const seat = free.includes(preferred) ? preferred : free[0];
+    if (seat !== undefined) sit(seat);
+  }
+}
+
+export function viewer() {
+  const room = state.room;
+  return room && room.role === 'seat' && typeof room.seat === 'number' ? room.seat : null;
+}
+
+function onMessage(msg) {
+  const room = state.room;
+  if (!room) return;
+  const now = performance.now();
+  switch (msg.type) {
+    case 'welcome':
+      room.role = msg.role === 'seat' ? 'seat' : 'spectator';
+      room.seat = typeof msg.seat === 'number' ? msg.seat : null;
+      room.playerId = msg.player_id || null;
+      if (msg.room) room.info = mergeInfo(room.info, api.normRoom(msg.room));
+      room.welcomed = true;
+      socket.markWelcomed();
+      runIntent();
+      break;
+    case 'snapshot':
+      room.game = applySnapshot(room.game, msg, now);
+      if (room.pending && !isMyTurn(room)) room.pending = null;
+      keepChoiceIfLegal(room);
+      announceTurn(room);
+      break;
+    case 'event':
+      onEvent(room, msg, now);
+      break;
+    case 'ack':
+      if (room.pending && room.pending.moveId === msg.move_id) room.pending = null;
+      break;
+    case 'error':
+      onError(room, msg);
+      break;
+    case 'presence':
+      applyPresence(room, msg);
+      break;
+    case 'room':
+      if (msg.room) room.info = mergeInfo(room.info, api.normRoom(msg.room));
+      break;
+    case 'bye':
+      if (msg.reason === 'replaced') haltReason = 'replaced';
+      break;
+    default:
+      return; // pong and anything unknown: nothing to draw
+  }
+  changed();
+}
+
+function mergeInfo(old, next) {
+  if (!old) return next;
+  return { ...old, ...next, shareLink: next.shareLink || old.shareLink, hostName: next.hostName || old.hostName };
+}
+
+function onEvent(room, msg, now) {
+  const me = viewer();
+  const { game, status, effects } = applyEvent(room.game, msg, now, me);
+  if (status === 'duplicate') return;
+  if (status === 'gap') {
+    resync();
+    return;
+  }
+  room.game = game;
+  for (const effect of effects) showEffect(room, effect, me);
+  keepChoiceIfLegal(room);
+}
+
+function showEffect(room, effect, me) {
+  const name = (seat) => seatLabel(room, seat);
+  switch (effect.kind) {
+    case 'played':
+      if (effect.seat === me) {
+        room.pending = null;
+        room.choosing = null;
+      }
+      if (effect.auto) {
+        flash(room.flashes.auto, effect.seat, { tile: effect.tile }, AUTO_SHOW_MS);
+        announce(t('announce.auto', { tile: effect.tile, name: name(effect.seat) }));
+      } else {
+        announce(t('announce.played', { name: name(effect.seat), tile: effect.tile }));
+      }
+      break;
+    case 'passed':
+      flash(room.flashes.pass, effect.seat, true, PASS_SHOW_MS);
+      announce(t('announce.passed', { name: name(effect.seat) }));
+      break;
+    case 'deal_started':
+      room.resultHidden = false;
+      room.choosing = null;
+      room.flashes = { pass: {}, auto: {} };
+      announce(t('announce.deal_started', { n: effect.dealNumber }));
+      break;
+    case 'deal_ended':
+      if (effect.result && effect.result.result) {
+        const winner = effect.result.winner;
+        announce(`${t(`result.${effect.result.result}`)}. ${winner === null ? '' : t('result.winner', { name: name(winner) })}`);
+      }
+      room.resultHidden = false;
+      room.choosing = null;
+      room.pending = null;
+      break;
+    case 'set_ended':
+      announce(t('set.title'));
+      room.resultHidden = false;
+      room.choosing = null;
+      room.pending = null;
+      break;
+    default:
+      break;
+  }
+}
+
+function flash(map, seat, value, ms) {
+  const at = Date.now();
+  map[seat] = { value, at };
+  setTimeout(() => {
+    if (map[seat] && map[seat].at === at) {
+      delete map[seat];
+      changed();
+    }
+  }, ms);
+}
+
+function isMyTurn(room) {
+  const v = room.game.view;
+  return Boolean(v && v.phase === 'playing' && v.turn !== null && v.turn === viewer());
+}
+
+/** Tell a screen reader once per turn, when the snapshot has brought the legal placements. */
+function announceTurn(room) {
+  const v = room.game.view;
+  if (!isMyTurn(room) || !v.legal.length) return;
+  const key = `${room.game.set}:${v.dealNumber}:${v.line.length}`;
+  if (room.turnAnnounced === key) return;
+  room.turnAnnounced = key;
+  announce(t('announce.your_turn', { n: legalByTile(v.legal).size }));
+}
+
+function keepChoiceIfLegal(room) {
+  if (!room.choosing) return;
+  const v = room.game.view;
+  const entries = v ? legalByTile(v.legal).get(room.choosing) : null;
+  if (!entries || entries.length < 2) room.choosing = null;
+}
+
+function applyPresence(room, msg) {
+  const map = {};
+  if (Array.isArray(msg.seats)) {
+    msg.seats.forEach((entry, i) => {
+      if (typeof entry === 'boolean') map[i] = entry;
+      else if (entry && typeof entry === 'object') {
+        const seat = typeof entry.seat === 'number' ? entry.seat : i;
+        map[seat] = Boolean(entry.connected ?? entry.online);
+      }
+    });
+  } else if (msg.seats && typeof msg.seats === 'object') {
+    for (const [k, v] of Object.entries(msg.seats)) map[Number(k)] = Boolean(v);
+  }
+  room.presence = map;
+  if (typeof msg.spectators === 'number') room.spectators = msg.spectators;
+  else if (Array.isArray(msg.spectators)) room.spectators = msg.spectators.length;
+}
+
+function onError(room, msg) {
+  if (room.pending && (!msg.move_id || msg.move_id === room.pending.moveId)) room.pending = null;
+  if (msg.code === 'bad_token') {
+    api.forgetToken();
+    state.player = loadPlayer();
+  }
+  if (msg.code === 'room_not_found') {
+    room.notFound = true;
+    haltReason = 'not_found';
+  }
+  toast(errorText(msg.code, msg.message), 'error');
+}
+
+function resync() {
+  // A gap in the event sequence: a new socket brings a fresh snapshot (PROTOCOL §4).
+  const now = Date.now();
+  if (now - lastResync < 1000) {
+    setTimeout(resync, 1000);
+    return;
+  }
+  lastResync = now;
+  if (socket) socket.reconnectNow();
+}
+
+/** After a lobby change to our own seat, the socket must speak for the new role. */
+function expectRole(role) {
+  if (!socket) return;
+  if (!helloHadToken) {
+    socket.reconnectNow();
+    return;
+  }
+  setTimeout(() => {
+    if (state.room && socket && state.room.role !== role) socket.reconnectNow();
+  }, ROLE_WAIT_MS);
+}
+
+// --- actions -----------------------------------------------------------------------------
+
+async function lobbyCall(fn, { busy = true } = {}) {
+  const room = state.room;
+  if (!room) return null;
+  if (busy) room.busy = true;
+  changed();
+  try {
+    const result = await fn();
+    return result;
+  } catch (err) {
+    if (err.code === 'name_required') toast(t('name.required'), 'error');
+    else toast(errorText(err.code, err.message), 'error');
+    return null;
+  } finally {
+    if (state.room === room) {
+      room.busy = false;
+      changed();
+    }
+    state.player = loadPlayer();
+  }
+}
+
+export async function sit(seat) {
+  const room = state.room;
+  const info = await lobbyCall(() => api.sit(room.code, seat));
+  if (info && state.room === room) {
+    room.info = mergeInfo(room.info, info);
+    expectRole('seat');
+  }
+}
+
+export async function standUp(seat) {
+  const room = state.room;
+  const info = await lobbyCall(() => api.vacate(room.code, seat));
+  if (info && state.room === room) {
+    room.info = mergeInfo(room.info, info);
+    expectRole('spectator');
+  }
+}
+
+export async function addBot(seat) {
+  const room = state.room;
+  const info = await lobbyCall(() => api.addBot(room.code, seat, 'heuristic'));
+  if (info && state.room === room) room.info = mergeInfo(room.info, info);
+}
+
+export async function removeBot(seat) {
+  const room = state.room;
+  const info = await lobbyCall(() => api.vacate(room.code, seat));
+  if (info && state.room === room) room.info = mergeInfo(room.info, info);
+}
+
+export async function saveSettings(patch) {
+  const room = state.room;
+  const info = await lobbyCall(() => api.patchSettings(room.code, patch));
+  if (info && state.room === room) {
+    room.info = mergeInfo(room.info, info);
+    room.settingsDraft = null;
+    toast(t('room.settings.saved'), 'ok', 2500);
+  }
+}
+
+export async function startSet() {
+  const room = state.room;
+  if (!room) return;
+  room.busy = true;
+  changed();
+  try {
+    await api.startRoom(room.code);
+  } catch (err) {
+    // No REST start on this server: the socket's `start` does the same (PROTOCOL §2).
+    if ((err.status === 404 && err.code !== 'room_not_found') || err.status === 405) {
+      if (!socket || !socket.send({ type: 'start' })) toast(errorText('network'), 'error');
+    } else {
+      toast(errorText(err.code, err.message), 'error');
+    }
+  } finally {
+    if (state.room === room) room.busy = false;
+    changed();
+  }
+}
+
+export function nextSet() {
+  if (!socket || !socket.send({ type: 'next_set' })) toast(errorText('network'), 'error');
+}
+
+export function leaveTable() {
+  if (!window.confirm(t('table.leave.confirm'))) return;
+  if (!socket || !socket.send({ type: 'leave' })) toast(errorText('network'), 'error');
+}
+
+/** A tap on a hand tile: play it, or ask which end when it fits both. */
+export function chooseTile(tile) {
+  const room = state.room;
+  if (!room || room.pending) return;
+  const v = room.game.view;
+  if (!v || v.phase !== 'playing' || v.turn !== viewer()) return;
+  const entries = legalByTile(v.legal).get(tile);
+  if (!entries) return;
+  const ends = new Set(entries.map((e) => e.end));
+  if (entries.length >= 2 && ends.has('left') && ends.has('right')) {
+    room.choosing = room.choosing === tile ? null : tile;
+    changed();
+    return;
+  }
+  play(tile, entries[0].end);
+}
+
+export function chooseEnd(end) {
+  const room = state.room;
+  if (!room || !room.choosing) return;
+  const tile = room.choosing;
+  room.choosing = null;
+  play(tile, end);
+}
+
+export function cancelChoice() {
+  if (state.room && state.room.choosing) {
+    state.room.choosing = null;
+    changed();
+  }
+}
+
+function play(tile, end) {
+  const room = state.room;
+  moveCounter += 1;
+  const moveId = `m${Date.now().toString(36)}-${moveCounter}`;
+  const msg = { type: 'play', move_id: moveId, tile };
+  if (end) msg.end = end;
+  if (!socket || !socket.send(msg)) {
+    toast(errorText('network'), 'error');
+    return;
+  }
+  room.pending = { moveId, tile, at: Date.now() };
+  changed();
+  setTimeout(() => {
+    if (state.room === room && room.pending && room.pending.moveId === moveId) {
+      room.pending = null;
+      changed();
+    }
+  }, PENDING_TIMEOUT_MS);
+}
+
+export function hideResult() {
+  if (state.room) {
+    state.room.resultHidden = true;
+    changed();
+  }
+}
+
+export function showResult() {
+  if (state.room) {
+    state.room.resultHidden = false;
+    changed();
+  }
+}
+
+export function retryNow() {
+  if (!state.room) return;
+  haltReason = null;
+  state.room.halted = null;
+  if (socket) socket.reconnectNow();
+  else openRoom(state.room.code);
+}

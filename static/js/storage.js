@@ -1,0 +1,48 @@
+// localStorage, guarded: private modes and full disks must not break the game.
+
+const PLAYER_KEY = 'gaple.player';
+const LANG_KEY = 'gaple.lang';
+
+function read(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    /* storage unavailable: the session still works, it just is not remembered */
+  }
+}
+
+/** {name, token, player_id} — token and player_id may be null (a name typed but no guest yet). */
+export function loadPlayer() {
+  try {
+    const data = JSON.parse(read(PLAYER_KEY) || 'null');
+    if (!data || typeof data !== 'object') return null;
+    return {
+      name: typeof data.name === 'string' ? data.name : '',
+      token: typeof data.token === 'string' ? data.token : null,
+      player_id: typeof data.player_id === 'string' ? data.player_id : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export function savePlayer(player) {
+  write(PLAYER_KEY, player ? JSON.stringify(player) : null);
+}
+
+export function loadLang() {
+  return read(LANG_KEY);
+}
+
+export function saveLang(lang) {
+  write(LANG_KEY, lang);
+}

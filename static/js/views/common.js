@@ -1,0 +1,119 @@
+// Pieces shared by every screen: the top bar, the connection banner, toasts, labels.
+
+import { h } from '../dom.js';
+import { t, has, toggleLang, lang } from '../i18n.js';
+import { tileSvg } from '../tiles.js';
+import { enter } from '../anim.js';
+
+export function errorText(code, message) {
+  if (code && has(`err.${code}`)) return t(`err.${code}`, { message: message || code });
+  if (code === 'invalid' || code === 'http_422') return t('err.invalid', { message: message || '' });
+  return t('err.generic', { message: message || code || '?' });
+}
+
+/** How a seat is named at the table: the player's name, "Bot 3", or "Seat 3". */
+export function seatLabel(room, seat) {
+  const info = room && room.info;
+  const entry = info && info.seats[seat];
+  if (entry && entry.name) return entry.name;
+  if (entry && entry.bot) return `${t('seat.bot_badge')} ${seat + 1}`;
+  return t('seat.n', { n: seat + 1 });
+}
+
+export function modeLabel(mode) {
+  return mode === 'ganda' ? t('mode.ganda') : t('mode.tunggal');
+}
+
+export function lengthLabel(settings) {
+  return settings.mode === 'ganda'
+    ? t('tables.target', { n: settings.target_points })
+    : t('tables.deals', { n: settings.deals_per_set });
+}
+
+export function langToggle() {
+  return h('button', {
+    type: 'button',
+    class: 'lang-toggle',
+    'data-testid': 'lang-toggle',
+    'data-lang': lang(),
+    'data-focus': 'lang-toggle',
+    'aria-label': t('lang.toggle.aria'),
+    title: t('lang.toggle.aria'),
+    onClick: () => toggleLang(),
+  }, h('span', { class: 'lang-current', 'aria-hidden': 'true' }, lang().toUpperCase()),
+  h('span', { class: 'lang-arrow', 'aria-hidden': 'true' }, '→'),
+  h('span', { 'aria-hidden': 'true' }, t('lang.toggle')));
+}
+
+export function topbar(state, navigate) {
+  const room = state.room;
+  return [
+    h('a', {
+      class: 'brand',
+      href: '/',
+      'data-testid': 'lobby-link',
+      'data-focus': 'brand',
+      onClick: (e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        navigate('/');
+      },
+    }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, brandMark()), h('span', { class: 'brand-name' }, t('app.name'))),
+    room ? h('span', { class: 'topbar-code', 'aria-label': `${t('room.code')} ${room.code}` }, room.code) : null,
+    h('span', { class: 'topbar-spacer' }),
+    state.player && state.player.name
+      ? h('span', { class: 'topbar-player', 'data-testid': 'player-name' }, state.player.name)
+      : null,
+    langToggle(),
+  ];
+}
+
+function brandMark() {
+  return tileSvg(6, 6, { orientation: 'v', className: 'brand-tile' });
+}
+
+/** The connection banner: shown while the table's socket is down. */
+export function connectionBanner(room, actions) {
+  if (!room) return null;
+  const conn = room.conn || {};
+  let text = null;
+  let button = null;
+  if (room.halted === 'replaced') {
+    text = t('conn.replaced');
+    button = h('button', { type: 'button', class: 'btn btn-small', onClick: actions.retryNow, 'data-focus': 'banner-btn' }, t('conn.reconnect'));
+  } else if (room.halted === 'not_found' || room.notFound) {
+    return null;
+  } else if (conn.state === 'retrying') {
+    const secs = conn.retryAt ? Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000)) : 0;
+    text = secs > 0 ? t('conn.lost', { s: secs }) : t('conn.reconnecting');
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) text = `${t('conn.offline')} ${text}`;
+    button = h('button', { type: 'button', class: 'btn btn-small', onClick: actions.retryNow, 'data-focus': 'banner-btn' }, t('conn.retry'));
+  } else if (conn.state === 'connecting' && conn.everOpen) {
+    text = t('conn.reconnecting');
+  } else {
+    return null;
+  }
+  return h('div', {
+    class: 'conn-banner',
+    role: 'status',
+    'data-testid': 'connection-banner',
+    'data-state': room.halted || conn.state,
+  }, h('span', { class: 'conn-dot', 'aria-hidden': 'true' }), h('span', { 'data-retry-text': '' }, text), button);
+}
+
+export function toasts(list) {
+  return list.map((item) => {
+    const a = enter(`toast:${item.id}`, 'anim-rise', 250);
+    return h('div', {
+      class: `toast toast-${item.kind} ${a.class}`,
+      style: a.style,
+    'data-testid': 'toast',
+      role: item.kind === 'error' ? 'alert' : 'status',
+    }, item.text);
+  });
+}
+
+export function initials(name) {
+  const clean = String(name || '?').trim();
+  return (clean[0] || '?').toUpperCase();
+}

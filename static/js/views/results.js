@@ -1,0 +1,133 @@
+// After a deal: how it ended, every hand revealed, the points; after the set: who won.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { tileSvg } from '../tiles.js';
+import { parseTile, teamIndexOf } from '../game.js';
+import { seatLabel } from './common.js';
+import { icon } from '../icons.js';
+import { enter } from '../anim.js';
+
+const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang'];
+
+export function resultPanel(ctx) {
+  const { view, room } = ctx;
+  const res = view.lastResult;
+  const setOver = view.phase === 'set_over';
+  const kind = RESULT_KEYS.includes(res && res.result) ? res.result : null;
+  const dealNo = (res && res.dealNumber) || view.dealNumber;
+
+  const head = res ? h('header', { class: 'result-head' },
+    h('p', { class: 'result-deal muted small' }, t('result.title', { n: dealNo })),
+    h('h2', { class: `result-type result-${kind || 'unknown'}`, 'data-testid': 'result-type', 'data-result': res.result || '' },
+      kind ? t(`result.${kind}`) : String(res.result || '')),
+    kind ? h('p', { class: 'result-desc' }, t(`result.desc.${kind}`)) : null,
+    outcomeLine(res, room)) : null;
+
+  const table = res ? resultTable(res, ctx) : null;
+
+  const setBlock = setOver && view.setResult ? setResultBlock(view, ctx) : null;
+
+  const key = `${ctx.game.set}:${dealNo}:${view.phase}`;
+  const fade = enter(`backdrop:${key}`, 'anim-fade', 200);
+  const rise = enter(`panel:${key}`, 'anim-rise', 250);
+  return h('div', { class: `result-backdrop ${fade.class}`, style: fade.style },
+    h('section', {
+      class: `result-panel${setOver ? ' set-over' : ''} ${rise.class}`,
+      style: rise.style,
+      role: 'dialog',
+      'aria-modal': 'false',
+      'aria-labelledby': 'result-heading',
+      'data-testid': 'result-panel',
+      'data-kind': setOver ? 'set' : 'deal',
+      'data-result': res ? res.result || '' : '',
+      onKeydown: (e) => { if (e.key === 'Escape') ctx.act.hideResult(); },
+    },
+    h('h2', { id: 'result-heading', class: 'sr-only' }, setOver ? t('set.title') : t('result.title', { n: dealNo })),
+    setBlock,
+    head,
+    table,
+    h('footer', { class: 'result-foot' },
+      !setOver ? h('p', { class: 'muted small', role: 'status' }, t('result.next_deal')) : null,
+      h('button', {
+        type: 'button',
+        class: 'btn btn-ghost btn-small',
+        'data-testid': 'result-close',
+        'data-focus': 'result-close',
+        onClick: ctx.act.hideResult,
+      }, t('result.close')))));
+}
+
+function outcomeLine(res, room) {
+  if (res.seat === null || !res.tile) {
+    return res.winner !== null ? h('p', { class: 'result-outcome' }, t('result.winner', { name: seatLabel(room, res.winner) })) : null;
+  }
+  const key = res.end === 'kandang' ? 'result.locked' : 'result.went_out';
+  return h('p', { class: 'result-outcome' },
+    t(key, { name: seatLabel(room, res.seat), tile: res.tile }),
+    res.end === 'kandang' && res.winner !== null ? ` — ${t('result.winner', { name: seatLabel(room, res.winner) })}` : null);
+}
+
+function resultTable(res, ctx) {
+  const { view, room } = ctx;
+  const rows = [];
+  for (let i = 0; i < ctx.n; i += 1) {
+    const hand = res.hands ? res.hands[i] || [] : null;
+    const pts = res.points[i] || 0;
+    const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;
+    rows.push(h('tr', { class: `${res.winner === i ? 'winner' : ''}${i === ctx.me ? ' mine' : ''}`, 'data-testid': 'result-row', 'data-seat': i },
+      h('th', { scope: 'row', class: 'result-name' },
+        seatLabel(room, i),
+        team ? h('span', { class: `team-tag team-${team}` }, team) : null),
+      h('td', { class: 'result-hand' },
+        hand === null ? null : h('div', {
+          class: 'revealed-hand',
+          'data-testid': 'revealed-hand',
+          'data-seat': i,
+          role: 'list',
+        }, hand.length
+          ? hand.map((tile) => {
+            const [a, b] = parseTile(tile);
+            return h('span', {
+              class: 'revealed-tile',
+              role: 'listitem',
+              'data-testid': 'revealed-tile',
+              'data-tile': tile,
+              'aria-label': t('tile.aria', { a, b }),
+            }, tileSvg(a, b, { orientation: 'v', className: 'mini' }));
+          })
+          : h('span', { class: 'muted small' }, t('result.empty_hand')))),
+      h('td', { class: 'num', 'data-testid': 'result-pips', 'data-seat': i }, String(res.pips[i] ?? '')),
+      h('td', { class: `num pts${pts > 0 ? ' plus' : ''}`, 'data-testid': 'result-points', 'data-seat': i }, pts > 0 ? `+${pts}` : String(pts)),
+      h('td', { class: 'num total', 'data-testid': 'result-total', 'data-seat': i }, String(view.scores[i] ?? 0))));
+  }
+  return h('div', { class: 'result-table-wrap' },
+    h('table', { class: 'result-table' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, t('result.player')),
+        h('th', { scope: 'col' }, t('result.hand')),
+        h('th', { scope: 'col', class: 'num' }, t('result.pips')),
+        h('th', { scope: 'col', class: 'num' }, t('result.points')),
+        h('th', { scope: 'col', class: 'num' }, t('result.total')))),
+      h('tbody', {}, rows)));
+}
+
+function setResultBlock(view, ctx) {
+  const { room } = ctx;
+  const sr = view.setResult;
+  const names = sr.winners.map((s) => seatLabel(room, s)).join(t('and'));
+  const text = view.mode === 'ganda' ? t('set.team_winner', { names }) : t('set.winner', { names });
+  return h('div', { class: 'set-result', 'data-testid': 'set-result', 'data-winners': sr.winners.join(',') },
+    h('p', { class: 'set-title' }, icon('trophy'), ' ', t('set.title')),
+    h('p', { class: 'set-winner' }, text),
+    sr.deals ? h('p', { class: 'muted small' }, t('set.deals', { n: sr.deals })) : null,
+    ctx.isHost
+      ? h('button', {
+        type: 'button',
+        class: 'btn btn-primary btn-large',
+        'data-testid': 'next-set-button',
+        'data-focus': 'next-set',
+        onClick: ctx.act.nextSet,
+      }, t('set.next'))
+      : h('p', { class: 'muted', role: 'status' }, t('set.waiting')));
+}

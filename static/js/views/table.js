@@ -1,0 +1,351 @@
+// The table: four seats around the felt, the line of tiles in the middle, your hand below.
+// The viewer's own seat is always at the bottom (a spectator sees seat 0 there).
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { tileSvg, tileBackSvg } from '../tiles.js';
+import { renderBoard } from '../board.js';
+import {
+  bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, remainingMs,
+} from '../game.js';
+import { seatLabel, modeLabel, initials } from './common.js';
+import { resultPanel } from './results.js';
+import { icon } from '../icons.js';
+import { enter } from '../anim.js';
+
+export function tableView(state, act) {
+  const room = state.room;
+  const game = room.game;
+  const view = game.view;
+  const info = room.info;
+  const me = room.role === 'seat' && typeof room.seat === 'number' ? room.seat : null;
+  const ctx = {
+    state, room, game, view, info, act, me,
+    bottom: bottomSeat(room.role, room.seat),
+    n: view.players || 4,
+    legal: legalByTile(view.legal),
+    myTurn: view.phase === 'playing' && me !== null && view.turn === me,
+    isHost: Boolean(info && room.playerId && info.hostId === room.playerId),
+    turnMs: ((info && info.settings.turn_seconds) || 15) * 1000,
+  };
+  const seats = [];
+  for (let i = 0; i < ctx.n; i += 1) seats.push(seatPanel(i, ctx));
+
+  const boardEl = h('div', {
+    class: 'board',
+    'data-testid': 'board',
+    role: 'region',
+    'aria-label': t('table.line'),
+  });
+  const showResult = (view.phase === 'deal_over' || view.phase === 'set_over') && !room.resultHidden;
+
+  const node = h('section', {
+    class: `table-screen phase-${view.phase}${ctx.myTurn ? ' my-turn' : ''}`,
+    'data-testid': 'table',
+    'data-phase': view.phase,
+    'data-role': room.role || 'spectator',
+    'data-viewer-seat': me === null ? '' : me,
+  },
+  infoBar(ctx),
+  h('div', { class: 'felt' },
+    seats,
+    h('div', { class: 'board-wrap' },
+      boardEl,
+      h('p', { class: 'sr-only', 'data-testid': 'ends-text' },
+        view.ends ? t('table.ends', { l: view.ends[0], r: view.ends[1] }) : t('table.line.empty')),
+      !view.line.length ? h('p', { class: 'board-empty' }, view.phase === 'playing' ? t('table.line.empty') : t('table.waiting_deal')) : null)),
+  handArea(ctx),
+  showResult ? resultPanel(ctx) : null);
+
+  const after = () => {
+    const draw = () => renderBoard(boardEl, {
+      line: view.line,
+      anchor: game.anchor,
+      fresh: game.fresh,
+      ends: view.ends,
+      labels: {
+        tile: (a, b) => t('tile.aria', { a, b }),
+        region: t('table.line'),
+      },
+      overlay: (positions, box) => endTargets(positions, ctx, box),
+    });
+    draw();
+    return draw;
+  };
+  return { node, after, boardEl };
+}
+
+function infoBar(ctx) {
+  const { view, info, room } = ctx;
+  const settings = (info && info.settings) || {};
+  let dealText = '';
+  if (view.dealNumber > 0) {
+    if (view.additional) dealText = t('table.additional');
+    else if (view.mode === 'tunggal' && settings.deals_per_set) {
+      dealText = t('table.deal_of', { n: view.dealNumber, total: settings.deals_per_set });
+    } else dealText = t('table.deal', { n: view.dealNumber });
+  }
+  const canShow = (view.phase === 'deal_over' || view.phase === 'set_over') && room.resultHidden;
+  return h('div', { class: 'info-bar' },
+    h('div', { class: 'info-left' },
+      h('span', { class: `mode-pill mode-${view.mode}` }, modeLabel(view.mode)),
+      dealText ? h('span', { class: 'deal-label', 'data-testid': 'deal-label' }, dealText) : null,
+      view.mode === 'ganda' && settings.target_points
+        ? h('span', { class: 'muted small' }, t('table.target', { n: settings.target_points }))
+        : null),
+    scoreboard(ctx),
+    h('div', { class: 'info-right' },
+      ctx.me === null
+        ? h('span', { class: 'spectator-badge', 'data-testid': 'spectator-marker' }, icon('eye'), ' ', t('table.spectating'))
+        : null,
+      canShow ? h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'show-result', 'data-focus': 'show-result', onClick: ctx.act.showResult }, t('table.show_result')) : null,
+      ctx.me !== null && (view.phase === 'playing' || view.phase === 'deal_over')
+        ? h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'leave-table-button', 'data-focus': 'leave-table', onClick: ctx.act.leaveTable }, t('table.leave'))
+        : null));
+}
+
+function scoreboard(ctx) {
+  const { view, room } = ctx;
+  const items = [];
+  if (view.mode === 'ganda') {
+    const teams = Array.isArray(view.teams) && view.teams.length ? view.teams : [[0, 2], [1, 3]];
+    teams.forEach((team, i) => {
+      const label = team.map((s) => seatLabel(room, s)).join(t('and'));
+      items.push(h('li', {
+        class: `score-item team-${i === 0 ? 'A' : 'B'}${team.includes(ctx.me) ? ' mine' : ''}`,
+        'data-testid': 'team-score',
+        'data-team': i,
+      },
+      h('span', { class: 'score-name' }, `${t('room.team', { t: i === 0 ? 'A' : 'B' })}`, h('span', { class: 'score-sub' }, label)),
+      h('strong', { class: 'score-value' }, String(view.scores[team[0]] ?? 0))));
+    });
+  } else {
+    for (let i = 0; i < ctx.n; i += 1) {
+      items.push(h('li', { class: `score-item${i === ctx.me ? ' mine' : ''}`, 'data-testid': 'score', 'data-seat': i },
+        h('span', { class: 'score-name' }, seatLabel(room, i)),
+        h('strong', { class: 'score-value' }, String(view.scores[i] ?? 0))));
+    }
+  }
+  return h('ol', { class: 'scoreboard', 'data-testid': 'scoreboard', 'aria-label': t('table.scores') }, items);
+}
+
+function seatPanel(i, ctx) {
+  const { view, room, game } = ctx;
+  const pos = positionOf(i, ctx.bottom, ctx.n);
+  const entry = (ctx.info && ctx.info.seats[i]) || {};
+  const name = seatLabel(room, i);
+  const isTurn = view.phase === 'playing' && view.turn === i;
+  const clockHere = game.clock && game.clock.seat === i && view.phase === 'playing';
+  const connected = entry.bot ? null : room.presence[i];
+  const partner = ctx.me !== null ? partnerOf(ctx.me, view) : null;
+  const count = view.counts[i] ?? 0;
+  const pass = room.flashes.pass[i];
+  const auto = room.flashes.auto[i];
+  const rem = clockHere ? remainingMs(game, performance.now()) : null;
+  const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;
+  const score = view.scores[i] ?? 0;
+
+  return h('div', {
+    class: `seat-panel pos-${pos}${isTurn ? ' is-turn' : ''}${i === ctx.me ? ' is-me' : ''}${team ? ` team-${team}` : ''}`,
+    'data-testid': 'seat-panel',
+    'data-seat': i,
+    'data-position': pos,
+    'data-turn': String(isTurn),
+    'data-connected': connected === null ? 'bot' : String(connected !== false),
+    role: 'group',
+    'aria-label': [name, t('seat.tiles', { n: count }), t('seat.score', { n: score })].join(', '),
+  },
+  h('div', { class: 'avatar-wrap' },
+    h('div', {
+      class: `avatar-ring${clockHere ? ' running' : ''}`,
+      'data-countdown-ring': clockHere ? '' : null,
+      style: { '--p': rem === null ? 0 : Math.min(1, rem / ctx.turnMs) },
+    },
+    h('span', { class: `avatar seat-color-${i}`, 'aria-hidden': 'true' }, entry.bot ? icon('bot') : initials(name))),
+    connected !== null
+      ? h('span', {
+        class: `presence-dot ${connected === false ? 'off' : 'on'}`,
+        'data-testid': 'presence',
+        'data-seat': i,
+        title: connected === false ? t('seat.offline') : t('seat.online'),
+      }, h('span', { class: 'sr-only' }, connected === false ? t('seat.offline') : t('seat.online')))
+      : null),
+  h('div', { class: 'seat-meta' },
+    h('div', { class: 'seat-name', 'data-testid': 'seat-name', 'data-seat': i }, name),
+    h('div', { class: 'seat-badges' },
+      i === ctx.me ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
+      partner === i ? h('span', { class: 'badge badge-partner', 'data-testid': 'partner-badge' }, t('seat.partner')) : null,
+      entry.bot ? h('span', { class: 'badge badge-bot' }, t('seat.bot_badge')) : null),
+    h('div', { class: 'seat-stats' },
+      h('span', {
+        class: 'tile-count',
+        'data-testid': 'tile-count',
+        'data-seat': i,
+        'data-count': count,
+        'aria-label': t('seat.tiles', { n: count }),
+      }, h('span', { class: 'mini-back', 'aria-hidden': 'true' }, tileBackSvg()), h('span', { 'aria-hidden': 'true' }, String(count))),
+      h('span', { class: 'seat-score', 'data-testid': 'seat-score', 'data-seat': i, 'aria-hidden': 'true' }, icon('star'), ` ${score}`))),
+  pos === 'top' && count > 0 ? h('div', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(count, 7) }, () => tileBackSvg())) : null,
+  clockHere
+    ? h('span', {
+      class: `countdown${rem !== null && rem < 5000 ? ' urgent' : ''}`,
+      'data-testid': 'countdown',
+      'data-seat': i,
+      'data-countdown': '',
+      role: 'timer',
+      'aria-live': 'off',
+    }, rem === null ? '' : String(Math.ceil(rem / 1000)))
+    : null,
+  pass ? flashBadge(`pass:${i}:${pass.at}`, { class: 'pass-badge', 'data-testid': 'pass-badge', 'data-seat': i }, t('pass')) : null,
+  auto ? flashBadge(`auto:${i}:${auto.at}`, { class: 'auto-badge', 'data-testid': 'auto-badge', 'data-seat': i, 'data-tile': auto.value.tile }, icon('clock'), ` ${t('auto')} ${auto.value.tile}`) : null);
+}
+
+function flashBadge(key, props, ...children) {
+  const a = enter(key, 'anim-pop', 250);
+  return h('span', { ...props, class: `flash-badge ${props.class} ${a.class}`, style: a.style }, ...children);
+}
+
+function handArea(ctx) {
+  const { view, room, me } = ctx;
+  if (me === null || !Array.isArray(view.hand)) {
+    return h('div', { class: 'hand-area spectator' },
+      h('p', { class: 'muted center' }, h('span', { class: 'spectator-badge' }, icon('eye'), ' ', t('table.spectating'))));
+  }
+  const choosing = room.choosing;
+  const pending = Boolean(room.pending);
+  const focusKey = room.handFocus && view.hand.includes(room.handFocus) ? room.handFocus : null;
+  const firstLegal = view.hand.find((tile) => ctx.myTurn && ctx.legal.has(tile));
+  const tabStop = focusKey || firstLegal || view.hand[0];
+
+  const tiles = view.hand.map((tile) => {
+    const [a, b] = parseTile(tile);
+    const legal = ctx.myTurn && ctx.legal.has(tile);
+    return h('button', {
+      type: 'button',
+      class: `hand-tile${legal ? ' legal' : ''}${choosing === tile ? ' choosing' : ''}${ctx.myTurn && !legal ? ' dim' : ''}`,
+      'data-testid': 'hand-tile',
+      'data-tile': tile,
+      'data-legal': String(legal),
+      'data-focus': `hand-${tile}`,
+      tabindex: tile === tabStop ? '0' : '-1',
+      'aria-label': legal ? `${t('tile.aria', { a, b })}, ${t('tile.playable')}` : t('tile.aria', { a, b }),
+      'aria-disabled': legal && !pending ? 'false' : 'true',
+      'aria-pressed': choosing === tile ? 'true' : null,
+      onClick: () => { if (legal && !pending) ctx.act.chooseTile(tile); },
+      onKeydown: (e) => handKeys(e, tile, ctx),
+      onFocus: () => { room.handFocus = tile; },
+    }, tileSvg(a, b));
+  });
+
+  return h('div', { class: 'hand-area' },
+    turnIndicator(ctx),
+    choosing ? endChoiceBar(choosing, ctx) : null,
+    h('div', {
+      class: 'hand',
+      role: 'toolbar',
+      'aria-label': t('table.your_hand'),
+      'aria-orientation': 'horizontal',
+      'data-testid': 'hand',
+    }, tiles));
+}
+
+function handKeys(e, tile, ctx) {
+  const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'];
+  if (e.key === 'Escape') {
+    ctx.act.cancelChoice();
+    return;
+  }
+  if (!keys.includes(e.key)) return;
+  e.preventDefault();
+  const buttons = [...e.currentTarget.parentElement.querySelectorAll('[data-testid="hand-tile"]')];
+  const at = buttons.indexOf(e.currentTarget);
+  let next = at;
+  if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = (at - 1 + buttons.length) % buttons.length;
+  if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = (at + 1) % buttons.length;
+  if (e.key === 'Home') next = 0;
+  if (e.key === 'End') next = buttons.length - 1;
+  for (const b of buttons) b.tabIndex = -1;
+  buttons[next].tabIndex = 0;
+  buttons[next].focus();
+}
+
+function turnIndicator(ctx) {
+  const { view, room, game } = ctx;
+  if (view.phase !== 'playing' || view.turn === null) return h('div', { class: 'turn-indicator idle', 'aria-hidden': 'true' });
+  if (ctx.myTurn) {
+    const rem = remainingMs(game, performance.now());
+    return h('div', { class: 'turn-indicator mine', 'data-testid': 'turn-indicator', 'data-mine': 'true' },
+      h('strong', {}, room.pending ? t('table.pending') : t('table.turn.you')),
+      ctx.legal.size === 0 ? h('span', { class: 'muted small' }, t('table.no_moves')) : null,
+      h('span', { class: 'turn-bar', 'data-countdown-ring': '', style: { '--p': rem === null ? 0 : Math.min(1, rem / ctx.turnMs) }, 'aria-hidden': 'true' }, h('span')));
+  }
+  return h('div', { class: 'turn-indicator', 'data-testid': 'turn-indicator', 'data-mine': 'false' },
+    t('table.turn.other', { name: seatLabel(room, view.turn) }));
+}
+
+function endChoiceBar(tile, ctx) {
+  const entries = ctx.legal.get(tile) || [];
+  const { view } = ctx;
+  const [a, b] = parseTile(tile);
+  const anim = enter(`choice:${tile}:${ctx.game.set}:${ctx.game.seq}`, 'anim-rise', 250);
+  return h('div', { class: `end-choice-bar ${anim.class}`, style: anim.style, role: 'group', 'aria-label': t('end.choose', { tile }), 'data-testid': 'end-choice-bar' },
+    h('span', { class: 'end-choice-q' }, t('end.choose', { tile: `${a}-${b}` })),
+    ['left', 'right'].map((end) => {
+      const entry = entries.find((x) => x.end === end);
+      if (!entry) return null;
+      const value = view.ends ? view.ends[end === 'left' ? 0 : 1] : '';
+      const side = t(`end.${end}`);
+      const label = entry.points === null
+        ? t('end.aria', { side, n: value })
+        : t('end.aria.points', { side, n: value, p: entry.points });
+      return h('button', {
+        type: 'button',
+        class: `btn end-choice end-${end}`,
+        'data-testid': 'end-choice',
+        'data-end': end,
+        'data-points': entry.points === null ? '' : entry.points,
+        'data-focus': `end-choice-${end}`,
+        'aria-label': label,
+        onClick: () => ctx.act.chooseEnd(end),
+        onKeydown: (e) => { if (e.key === 'Escape') ctx.act.cancelChoice(); },
+      },
+      end === 'left' ? '◀ ' : null,
+      `${side} (${value})`,
+      entry.points !== null ? h('span', { class: 'pts', 'data-testid': 'end-choice-points' }, t('end.points', { p: entry.points })) : null,
+      end === 'right' ? ' ▶' : null);
+    }),
+    h('button', {
+      type: 'button',
+      class: 'btn btn-ghost btn-small',
+      'data-testid': 'end-choice-cancel',
+      'data-focus': 'end-choice-cancel',
+      onClick: ctx.act.cancelChoice,
+    }, t('end.cancel')));
+}
+
+/** Targets drawn at the two open ends while a tile waits for its end (pointer shortcut). */
+function endTargets(positions, ctx, box) {
+  const tile = ctx.room.choosing;
+  if (!tile || !positions) return null;
+  // Just beyond the open end (in the direction the line grows there), kept inside the felt.
+  const place = (p) => ({
+    left: `${Math.min(Math.max(p.x + (p.dir || 0) * 18, 26), box.width - 26)}px`,
+    top: `${Math.min(Math.max(p.y, 26), box.height - 26)}px`,
+  });
+  const entries = ctx.legal.get(tile) || [];
+  return ['left', 'right'].map((end) => {
+    const entry = entries.find((x) => x.end === end);
+    if (!entry) return null;
+    const p = positions[end];
+    return h('button', {
+      type: 'button',
+      class: `end-target end-target-${end}`,
+      'data-testid': 'end-target',
+      'data-end': end,
+      tabindex: '-1',
+      'aria-hidden': 'true',
+      style: place(p),
+      onClick: () => ctx.act.chooseEnd(end),
+    }, entry.points !== null ? t('end.points', { p: entry.points }) : (end === 'left' ? '◀' : '▶'));
+  });
+}
