@@ -25,13 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from redis.asyncio import Redis  # noqa: E402
-from sqlalchemy import text  # noqa: E402
+from redis.asyncio import Redis
+from sqlalchemy import text
 
-from app.store.db import create_engine  # noqa: E402
-from tests.app.live.client import Lobby, TableClient  # noqa: E402
-from tests.app.live.server import ServerProcess  # noqa: E402
-from tests.app.live.test_cluster import Player  # noqa: E402
+from app.store.db import create_engine
+from tests.app.live.client import Lobby, TableClient
+from tests.app.live.server import ServerProcess
+from tests.app.live.test_cluster import Player
 
 ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
