@@ -1,0 +1,51 @@
+"""A socket's outbox: bounded, so one slow client cannot stall its table."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.rooms.connection import CLOSE_SLOW_CONSUMER, Connection
+
+
+async def test_a_client_that_cannot_keep_up_is_dropped_not_waited_for() -> None:
+    release = asyncio.Event()
+    written: list[str] = []
+    closed: list[tuple[int, str]] = []
+
+    async def send_text(frame: str) -> None:
+        await release.wait()  # the peer does not read
+        written.append(frame)
+
+    async def close(code: int, reason: str) -> None:
+        closed.append((code, reason))
+
+    conn = Connection(send_text=send_text, close=close, queue_size=8)
+    conn.start()
+    for i in range(8 + 2):
+        conn.send(f"frame {i}")  # never blocks the caller
+    assert conn.closed
+    release.set()
+    await asyncio.wait_for(conn.wait_closed(), 2)
+    assert closed == [(CLOSE_SLOW_CONSUMER, "slow_consumer")]
+    assert len(written) <= 1  # what was queued for a client that is being dropped is discarded
+
+
+async def test_frames_go_out_in_order_and_the_close_comes_last() -> None:
+    written: list[str] = []
+    closed: list[tuple[int, str]] = []
+
+    async def send_text(frame: str) -> None:
+        written.append(frame)
+
+    async def close(code: int, reason: str) -> None:
+        closed.append((code, reason))
+
+    conn = Connection(send_text=send_text, close=close, queue_size=8)
+    conn.start()
+    for i in range(5):
+        conn.send(str(i))
+    conn.shutdown(1012, "draining")
+    conn.send("late")
+    await asyncio.wait_for(conn.wait_closed(), 2)
+    assert written == ["0", "1", "2", "3", "4"]
+    assert closed == [(1012, "draining")]
