@@ -4,22 +4,27 @@ No I/O, no clock, no global randomness: seeds and ``random.Random`` instances ar
 """
 
 from engine.bots import BOTS, Bot, HeuristicBot, RandomBot
-from engine.deal import DealResult, DealState, Move
+from engine.deal import DISCARD, DealResult, DealState, Move
 from engine.errors import (
     BadMove,
     BadRules,
     BadScenario,
     BadTile,
     DealOver,
+    DiscardNotAllowed,
     EndRequired,
     EngineError,
     IllegalMove,
+    MustOpenWith00,
     MustOpenWith66,
+    MustOpenWithBalak,
+    MustPlace,
     NoDeal,
     NotYourTurn,
     SetOver,
     TileDoesNotFit,
     TileNotInHand,
+    WrongOpening,
 )
 from engine.events import Event
 from engine.match import (
@@ -32,13 +37,14 @@ from engine.match import (
     start_deal,
 )
 from engine.replay import apply_event, fold, rebuild, replay_match
-from engine.rules import KandangTable, RuleSet, pordi, rules_from_settings
+from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings
 from engine.tiles import ALL_TILES, Tile
 from engine.views import event_view, view
 
 __all__ = [
     "ALL_TILES",
     "BOTS",
+    "DISCARD",
     "BadMove",
     "BadRules",
     "BadScenario",
@@ -47,6 +53,7 @@ __all__ = [
     "DealOver",
     "DealResult",
     "DealState",
+    "DiscardNotAllowed",
     "EndRequired",
     "EngineError",
     "Event",
@@ -55,7 +62,10 @@ __all__ = [
     "KandangTable",
     "MatchState",
     "Move",
+    "MustOpenWith00",
     "MustOpenWith66",
+    "MustOpenWithBalak",
+    "MustPlace",
     "NoDeal",
     "NotYourTurn",
     "RandomBot",
@@ -64,10 +74,12 @@ __all__ = [
     "Tile",
     "TileDoesNotFit",
     "TileNotInHand",
+    "WrongOpening",
     "apply_event",
     "event_view",
     "fold",
     "hand_of",
+    "klasik",
     "legal_moves",
     "new_match",
     "play",

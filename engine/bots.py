@@ -1,8 +1,8 @@
 """Move choosers that see only a seat's view (``engine.views.view``): ``random`` and ``heuristic``.
 
 A bot gets the same dict a client gets; it cannot look at hidden hands because it never has
-them. What it knows of the others comes from the line and the passes: a seat that passed on
-ends ``a|b`` holds no ``a`` and no ``b`` for the rest of the deal.
+them. What it knows of the others comes from the line, the passes and the discards: a seat that
+passed or discarded on ends ``a|b`` holds no ``a`` and no ``b`` for the rest of the deal.
 """
 
 from __future__ import annotations
@@ -43,12 +43,13 @@ def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _move(option: dict[str, Any]) -> Move:
+    # A discard's end is "discard": the same two fields make every kind of move.
     return Move(Tile.parse(option["tile"]), option["end"])
 
 
 @dataclass(frozen=True)
 class RandomBot:
-    """Uniform over the placements the view lists."""
+    """Uniform over the moves the view lists (placements, or the discards of a stuck seat)."""
 
     name: str = "random"
 
@@ -66,27 +67,40 @@ def _mask(tiles: list[str]) -> int:
 
 @dataclass(frozen=True)
 class HeuristicBot:
-    """Plays to win: take the best Domi, block the next opponent, dump pips, keep options."""
+    """Plays to win: take the best Domi, block the next opponent, dump pips, keep options.
+
+    A seat that must discard lays down its highest-pip tile. Under count scoring (Klasik)
+    every pip left counts against the seat, so dumping pips weighs more.
+    """
 
     name: str = "heuristic"
     block_weight: float = 9.0
     partner_block_weight: float = 6.0
     pip_weight: float = 0.6
+    count_pip_weight: float = 1.5  # pip_weight when deals are scored by counts
     balak_weight: float = 2.5
     control_weight: float = 2.0
     variety_weight: float = 1.0
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         legal = _legal(view)
+        if legal[0].get("discard"):
+            return _move(max(legal, key=lambda o: (PIPS[parse_index(o["tile"])], rng.random())))
+        return self._place(view, legal, rng)
+
+    def _place(self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Move:
         me: int = view["viewer"]
         n: int = view["players"]
         hand = _mask(view["hand"])
         board = _mask([e["tile"] for e in view["line"]])
-        unseen = FULL_MASK & ~board & ~hand
+        unseen = FULL_MASK & ~board & ~hand & ~_mask(view.get("discards") or [])
         lacks = [0] * n  # bit k set: that seat holds no number k
         gone = sum(1 << k for k in NUMBERS if not unseen & WITH[k])
-        for p in view["passes"]:
+        for p in (*view["passes"], *view.get("discarded", ())):
             lacks[p["seat"]] |= 1 << p["left"] | 1 << p["right"]
+        pip_weight = (
+            self.pip_weight if view.get("scoring", "fixed") == "fixed" else (self.count_pip_weight)
+        )
         teams = view.get("teams")
         partner = (me + 2) % n if teams else None
         opponents = [s for s in range(n) if s != me and s != partner]
@@ -112,7 +126,7 @@ class HeuristicBot:
                     else:
                         b = OTHER[i][b]
                 open_mask = 1 << a | 1 << b
-                score = self.pip_weight * PIPS[i]
+                score = pip_weight * PIPS[i]
                 if 1 << i & BALAK_MASK:
                     score += self.balak_weight
                 after_board = board | 1 << i

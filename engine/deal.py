@@ -1,7 +1,9 @@
-"""One deal: hands, the line, the turn; legal placements; placing a tile -> events.
+"""One deal: hands, the line, the turn; legal moves; placing or discarding a tile -> events.
 
 Hands are 28-bit masks of tile indices (``engine.tiles``) so the hot path is integer work.
-``DealState`` is immutable; every function returns a new one.
+``DealState`` is immutable; every function returns a new one. Klasik (RULES.md §2) adds a
+face-up start tile on the line (placed by nobody: seat -1), tiles set aside unseen, and
+discards: a seat that cannot place a tile discards one face down when ``rules.discard``.
 """
 
 from __future__ import annotations
@@ -12,20 +14,34 @@ from typing import Any, NamedTuple
 
 from engine.errors import (
     BadMove,
+    DiscardNotAllowed,
     EndRequired,
+    MustOpenWith00,
     MustOpenWith66,
+    MustOpenWithBalak,
+    MustPlace,
     NotYourTurn,
     TileDoesNotFit,
     TileNotInHand,
+    WrongOpening,
 )
 from engine.events import Event
 from engine.rules import RuleSet
-from engine.scoring import LEFT, RIGHT, classify_domi, score_kandang, side_points
+from engine.scoring import (
+    LEFT,
+    RIGHT,
+    classify_domi,
+    score_counts,
+    score_kandang,
+    side_points,
+)
 from engine.tiles import (
     ALL_TILES,
+    BALAK_MASK,
     DRAWN,
     FULL_MASK,
     HIGH,
+    INDEX,
     LOW,
     NAMES,
     OTHER,
@@ -38,11 +54,19 @@ from engine.tiles import (
 )
 
 ENDS = (LEFT, RIGHT)
+DISCARD = "discard"  # Move.end of a discard (Klasik): the tile goes face down, not on the line
+MOVE_ENDS = (None, LEFT, RIGHT, DISCARD)
+NOBODY = -1  # the "seat" of the face-up start tile on the line
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A placement. ``end`` is None for the opening tile and for a tile fitting one end only.
+    """A placement or (Klasik) a discard.
+
+    ``end`` is None for the opening tile and for a tile fitting one end only, ``"left"`` or
+    ``"right"`` for a tile fitting both, and ``"discard"`` (``DISCARD``) when the seat lays
+    the tile face down because it cannot place one. Stored as ``tile`` + ``end``, a move
+    replays as ``Move(Tile.parse(tile), end)`` whatever its kind.
 
     ``left`` (an addition to the API) is for the opening tile only: the number that faces the
     left end; by default the tile's low number. It is how a scenario's ``"5-4"`` opening keeps
@@ -53,6 +77,10 @@ class Move:
     end: str | None = None
     left: int | None = None
 
+    @property
+    def is_discard(self) -> bool:
+        return self.end == DISCARD
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"tile": str(self.tile), "end": self.end}
         if self.left is not None:
@@ -61,11 +89,14 @@ class Move:
 
     @classmethod
     def from_dict(cls, d: Any) -> Move:
+        """``{"tile", "end"?, "left"?}``; ``{"tile", "discard": true}`` is read as a discard."""
         if not isinstance(d, dict) or "tile" not in d:
             raise BadMove(f"a move is an object with a tile, not {d!r}")
         end = d.get("end")
-        if end not in (None, LEFT, RIGHT):
-            raise BadMove(f"end must be 'left' or 'right', not {end!r}")
+        if d.get("discard") is True and end in (None, DISCARD):
+            end = DISCARD
+        if end not in MOVE_ENDS:
+            raise BadMove(f"end must be 'left', 'right' or 'discard', not {end!r}")
         left = d.get("left")
         if left is not None and (isinstance(left, bool) or not isinstance(left, int)):
             raise BadMove(f"left must be a number, not {left!r}")
@@ -79,14 +110,21 @@ class Move:
 class DealResult:
     """How a deal ended and what each seat scored in it (Ganda: both partners show it)."""
 
-    end: str  # "domi" | "kandang"
-    result: str  # biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang, kandang
+    end: str  # "domi" (a seat has no tiles left) | "kandang" (nobody can place: blocked)
+    # PORDI: biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang, kandang.
+    # Klasik: "domi" (last tile placed), "discard" (last tile discarded), "kandang".
+    result: str
     winner: int
     points: tuple[int, ...]
-    pips: tuple[int, ...]
+    pips: tuple[int, ...]  # pips left in each hand
     hands: tuple[int, ...]  # what each seat still held (masks)
     seat: int  # the seat that went out or locked the board
     tile: int  # its last tile (index)
+    # Klasik: what counted against each seat (hand + discards, with the 0-0 option); PORDI:
+    # the pips in hand. Discards (masks) and the set-aside tiles, revealed with the hands.
+    counts: tuple[int, ...] = ()
+    discards: tuple[int, ...] = ()
+    set_aside: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,29 +133,37 @@ class DealResult:
             "winner": self.winner,
             "points": list(self.points),
             "pips": list(self.pips),
+            "counts": list(self.counts),
             "hands": [names(h) for h in self.hands],
+            "discards": [names(h) for h in self.discards],
+            "set_aside": names(self.set_aside),
             "seat": self.seat,
             "tile": NAMES[self.tile],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> DealResult:
-        hands = []
-        for h in d["hands"]:
-            m = 0
-            for t in h:
-                m |= 1 << parse_index(t)
-            hands.append(m)
+        hands = tuple(_mask(h) for h in d["hands"])
         return cls(
             d["end"],
             d["result"],
             d["winner"],
             tuple(d["points"]),
             tuple(d["pips"]),
-            tuple(hands),
+            hands,
             d["seat"],
             parse_index(d["tile"]),
+            tuple(d.get("counts", d["pips"])),
+            tuple(_mask(h) for h in d.get("discards", [[] for _ in hands])),
+            _mask(d.get("set_aside", [])),
         )
+
+
+def _mask(tiles: list[str]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << parse_index(t)
+    return m
 
 
 class DealState(NamedTuple):
@@ -137,6 +183,9 @@ class DealState(NamedTuple):
     passes: tuple[tuple[int, int, int], ...]  # (seat, left, right) at the pass: public knowledge
     result: DealResult | None
     order: tuple[tuple[int, ...], ...]  # order[s]: the seats in turn order after s, s last
+    discards: tuple[int, ...]  # each seat's discards (masks): the server's and its own secret
+    set_aside: int  # mask of the tiles set aside unseen (Klasik)
+    discard_log: tuple[tuple[int, int, int], ...]  # (seat, left, right) at a discard: public
 
 
 def new_deal(
@@ -150,7 +199,18 @@ def new_deal(
     additional: bool = False,
     players: int = 4,
     direction: int = 1,
+    start: tuple[int, int] | None = None,
+    set_aside: int = 0,
 ) -> DealState:
+    """A deal before its first move. ``start``: the face-up start tile as drawn (left, right)."""
+    if start is None:
+        line: tuple[tuple[int, int, int], ...] = ()
+        left = right = -1
+        board = 0
+    else:
+        left, right = start
+        line = ((left, right, NOBODY),)
+        board = 1 << INDEX[left][right]
     return DealState(
         number,
         seed,
@@ -160,15 +220,26 @@ def new_deal(
         opener,
         hands,
         hands,
-        (),
-        -1,
-        -1,
-        0,
+        line,
+        left,
+        right,
+        board,
         opener,
         (),
         None,
         turn_order(players, direction),
+        (0,) * players,
+        set_aside,
+        (),
     )
+
+
+def start_of(deal: DealState) -> str | None:
+    """The face-up start tile as drawn (``"5-2"``), or None."""
+    for a, b, s in deal.line:
+        if s == NOBODY:
+            return DRAWN[a][b]
+    return None
 
 
 def deal_started_event(deal: DealState) -> Event:
@@ -182,6 +253,8 @@ def deal_started_event(deal: DealState) -> Event:
             "additional": deal.additional,
             "opener": deal.opener,
             "hands": [names(h) for h in deal.dealt],
+            "start": start_of(deal),
+            "set_aside": names(deal.set_aside),
         },
     )
 
@@ -198,18 +271,34 @@ def opening_index(rules: RuleSet) -> int:
     return i
 
 
+def opening_mask(rules: RuleSet, deal: DealState, hand: int) -> int:
+    """The tiles ``hand`` may open the empty line with in this deal.
+
+    First deal with a ``first_opening_tile``: that tile. Later deals under ``opening_lead``
+    "balak": any balak (the lead has already passed to a seat holding one; if no seat held
+    one, any tile). Otherwise any tile.
+    """
+    if deal.first:
+        o = opening_index(rules)
+        return FULL_MASK if o < 0 else 1 << o
+    if rules.opening_lead == "balak" and hand & BALAK_MASK:
+        return BALAK_MASK
+    return FULL_MASK
+
+
 def pick_random(
     hand: int, left: int, right: int, opening: int, rand: Callable[[], float]
 ) -> tuple[int, int]:
     """A uniformly random legal placement as (tile index, 0 no end | 1 left | 2 right).
 
-    ``opening``: before the first tile, the tile that must open (-1: any tile of the hand).
-    A tile that joins two different ends counts as two placements; on ends ``n|n`` a tile's
-    two placements give the same result, so it counts once and its drawn end is random.
-    Shared by ``random_legal_move`` and the playout kernel so both use ``rand`` identically.
+    ``opening``: before the first tile, the mask of tiles that may open (``FULL_MASK``: any
+    tile of the hand). A tile that joins two different ends counts as two placements; on ends
+    ``n|n`` a tile's two placements give the same result, so it counts once and its drawn end
+    is random. Shared by ``random_legal_move`` and the playout kernel so both use ``rand``
+    identically. The hand must hold a legal placement.
     """
     if left < 0:
-        options = bits(hand) if opening < 0 else (opening,)
+        options = bits(hand & opening)
         return options[int(rand() * len(options))], 0
     wl, wr = WITH[left], WITH[right]
     one = bits(hand & (wl | wr))
@@ -229,18 +318,19 @@ def pick_random(
     return i, 1 if two >> i & 1 else 0
 
 
-# -- legal placements -------------------------------------------------------------------------
+# -- legal moves ------------------------------------------------------------------------------
 def placements(rules: RuleSet, deal: DealState, seat: int) -> list[tuple[int, str | None]]:
-    """(tile index, end) pairs the seat may play now; a tile fitting both ends appears twice."""
+    """(tile index, end) pairs the seat may play now; a tile fitting both ends appears twice.
+
+    A seat that must discard (it cannot place, ``rules.discard``) gets one ``(tile,
+    "discard")`` pair per tile of its hand.
+    """
     if deal.turn != seat or deal.result is not None:
         return []
     hand = deal.hands[seat]
     left, right = deal.left, deal.right
     if left < 0:
-        if deal.first and rules.first_opening_tile is not None:
-            o = opening_index(rules)
-            return [(o, None)] if hand >> o & 1 else []
-        return [(i, None) for i in bits(hand)]
+        return [(i, None) for i in bits(hand & opening_mask(rules, deal, hand))]
     out: list[tuple[int, str | None]] = []
     wl, wr = WITH[left], WITH[right]
     for i in bits(hand & (wl | wr)):
@@ -249,11 +339,21 @@ def placements(rules: RuleSet, deal: DealState, seat: int) -> list[tuple[int, st
             out.append((i, RIGHT))
         else:
             out.append((i, None))
+    if not out and rules.discard:
+        return [(i, DISCARD) for i in bits(hand)]
     return out
 
 
 def can_move(deal: DealState, seat: int) -> bool:
+    """The seat holds a tile that fits an open end."""
     return bool(deal.hands[seat] & (WITH[deal.left] | WITH[deal.right]))
+
+
+def must_discard(rules: RuleSet, deal: DealState) -> bool:
+    """The seat to move cannot place a tile and must discard one."""
+    return (
+        rules.discard and deal.result is None and deal.left >= 0 and not can_move(deal, deal.turn)
+    )
 
 
 # -- checking a move --------------------------------------------------------------------------
@@ -261,10 +361,30 @@ def ends_text(deal: DealState) -> str:
     return f"ends {deal.left}|{deal.right}"
 
 
+_MUST_OPEN_WITH: dict[str, type[WrongOpening]] = {"6-6": MustOpenWith66, "0-0": MustOpenWith00}
+
+
+def must_open_with(name: str, message: str) -> WrongOpening:
+    """The error for a first deal not opened with tile ``name`` (stable code per tile)."""
+    return _MUST_OPEN_WITH.get(name, WrongOpening)(message)
+
+
+def _wrong_opening(rules: RuleSet, deal: DealState, seat: int, tile: Tile) -> WrongOpening:
+    if deal.first:
+        name = rules.first_opening_tile or ""
+        return must_open_with(
+            name,
+            f"seat {seat} cannot open with {tile}: the first deal of a set is opened with {name}",
+        )
+    return MustOpenWithBalak(
+        f"seat {seat} cannot open with {tile}: the previous deal's winner leads with a balak"
+    )
+
+
 def check_move(
     rules: RuleSet, deal: DealState, seat: int, move: Move
 ) -> tuple[int, str | None, int]:
-    """Validate ``move`` for ``seat``; return (tile index, end, number left facing the end).
+    """Validate placement ``move`` for ``seat``; return (tile index, end, number).
 
     For the opening tile the third value is the number that faces the left end; otherwise it is
     the number the tile leaves open at its end. Raises an ``IllegalMove`` naming the move.
@@ -279,19 +399,17 @@ def check_move(
         raise BadMove(f"seat {seat} cannot play {tile}: end must be 'left' or 'right'")
     left, right = deal.left, deal.right
     if left < 0:
-        if deal.first and rules.first_opening_tile is not None and i != opening_index(rules):
-            raise MustOpenWith66(
-                f"seat {seat} cannot open with {tile}: the first deal of a set is opened with "
-                f"{rules.first_opening_tile}"
-            )
+        if not opening_mask(rules, deal, deal.hands[seat]) >> i & 1:
+            raise _wrong_opening(rules, deal, seat, tile)
         first = LOW[i] if move.left is None else move.left
         if first not in (LOW[i], HIGH[i]):
             raise BadMove(f"seat {seat} cannot open with {tile} showing {first} on the left")
         return i, None, first
     fits_l, fits_r = OTHER[i][left] >= 0, OTHER[i][right] >= 0
     if not (fits_l or fits_r):
+        hint = " and must discard" if rules.discard and not can_move(deal, seat) else ""
         raise TileDoesNotFit(
-            f"seat {seat} cannot play {tile}: it fits no open end ({ends_text(deal)})"
+            f"seat {seat} cannot play {tile}: it fits no open end ({ends_text(deal)}){hint}"
         )
     end = move.end
     if end is None:
@@ -306,6 +424,30 @@ def check_move(
             f"{LEFT if fits_l else RIGHT} end ({ends_text(deal)})"
         )
     return i, end, OTHER[i][left if end == LEFT else right]
+
+
+def check_discard(rules: RuleSet, deal: DealState, seat: int, move: Move) -> int:
+    """Validate discard ``move`` for ``seat``; return the tile index."""
+    tile = move.tile
+    i = tile.index
+    if seat != deal.turn:
+        raise NotYourTurn(f"seat {seat} cannot discard {tile}: it is seat {deal.turn}'s turn")
+    if not rules.discard:
+        raise DiscardNotAllowed(
+            f"seat {seat} cannot discard {tile}: under these rules a seat that cannot play passes"
+        )
+    hand = deal.hands[seat]
+    if not hand >> i & 1:
+        raise TileNotInHand(f"seat {seat} cannot discard {tile}: it is not in seat {seat}'s hand")
+    if deal.left < 0:
+        raise MustPlace(f"seat {seat} cannot discard {tile}: it opens the line")
+    fit = hand & (WITH[deal.left] | WITH[deal.right])
+    if fit:
+        raise MustPlace(
+            f"seat {seat} cannot discard {tile}: it can place {NAMES[bits(fit)[0]]} "
+            f"({ends_text(deal)})"
+        )
+    return i
 
 
 # -- placing a tile -----------------------------------------------------------------------------
@@ -328,6 +470,20 @@ def place(deal: DealState, seat: int, i: int, end: str | None, number: int) -> D
     )
 
 
+def lay_down(deal: DealState, seat: int, i: int) -> DealState:
+    """Discard tile ``i`` face down (no checks, no turn change): shared by play and replay."""
+    bit = 1 << i
+    hands = list(deal.hands)
+    hands[seat] &= ~bit
+    discards = list(deal.discards)
+    discards[seat] |= bit
+    return deal._replace(
+        hands=tuple(hands),
+        discards=tuple(discards),
+        discard_log=(*deal.discard_log, (seat, deal.left, deal.right)),
+    )
+
+
 _AFTER: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 
 
@@ -340,19 +496,105 @@ def turn_order(n: int, step: int) -> tuple[tuple[int, ...], ...]:
     return order
 
 
+def next_turn(discard: bool, hands: tuple[int, ...], fit: int, after: tuple[int, ...]) -> int:
+    """Who moves next, from the seats ``after`` in turn order; -1 when nobody can place.
+
+    Pass rules: the first of them able to place (the ones before it pass). Discard rules: the
+    first of them, who places or discards, as long as some seat can still place.
+    """
+    for s in after:
+        if hands[s] & fit:
+            return after[0] if discard else s
+    return -1
+
+
+def deal_result(
+    rules: RuleSet,
+    deal: DealState,
+    how: str,
+    seat: int,
+    i: int,
+    hands: tuple[int, ...],
+    end: str | None,
+) -> DealResult:
+    """Score a deal that just ended.
+
+    ``how``: "domi" (a last tile placed), "discard" (a last tile discarded) or "kandang"
+    (nobody can place). ``deal`` is the state before the last move: its ends score a PORDI
+    Domi. Count scoring (Klasik) ranks every seat by what it answers for, hand + discards.
+    """
+    pips = tuple(mask_pips(h) for h in hands)
+    discards, set_aside = deal.discards, deal.set_aside
+    if how == DISCARD:
+        ds = list(discards)
+        ds[seat] |= 1 << i
+        discards = tuple(ds)
+    if rules.counts:
+        counted = score_counts(rules, [h | d for h, d in zip(hands, discards, strict=True)])
+        end_kind = "kandang" if how == "kandang" else "domi"
+        return DealResult(
+            end_kind,
+            how,
+            counted.winner,
+            counted.points,
+            pips,
+            hands,
+            seat,
+            i,
+            counted.counts,
+            discards,
+            set_aside,
+        )
+    if how == "kandang":
+        kandang = score_kandang(rules, seat, pips)
+        points = tuple(side_points(rules, kandang.awards))
+        return DealResult(
+            "kandang",
+            "kandang",
+            kandang.winner,
+            points,
+            pips,
+            hands,
+            seat,
+            i,
+            pips,
+            discards,
+            set_aside,
+        )
+    others = 0  # a number is used up when no other seat holds it (§1.2)
+    for h in hands:
+        others |= h
+    domi = classify_domi(rules, deal.left, deal.right, i, end, others)
+    return DealResult(
+        "domi",
+        domi.result,
+        seat,
+        tuple(side_points(rules, {seat: domi.points})),
+        pips,
+        hands,
+        seat,
+        i,
+        pips,
+        discards,
+        set_aside,
+    )
+
+
 _new = tuple.__new__  # builds a NamedTuple without the keyword/_replace overhead
 
 
 def play_tile(
     rules: RuleSet, deal: DealState, seat: int, move: Move
 ) -> tuple[DealState, list[Event]]:
-    """Apply one placement and what follows automatically: passes, or the end of the deal.
+    """Apply one move and what follows automatically: passes, or the end of the deal.
 
     The deal's result (if it ended) is set on the returned state; the match adds the
     ``deal_ended`` event because it also carries the set's scores. This is the engine's hot
     path (see docs/ENGINE.md), hence the unpacking and inlined checks: anything unusual goes
     through ``check_move``, which raises the precise error.
     """
+    if move.end == DISCARD:
+        return discard_tile(rules, deal, seat, move)
     (
         number,
         seed,
@@ -370,6 +612,9 @@ def play_tile(
         passes,
         result,
         order,
+        discards,
+        set_aside,
+        discard_log,
     ) = deal
     i = move.tile.index
     end = move.end
@@ -400,37 +645,26 @@ def play_tile(
     board |= 1 << i
     events = [Event("played", (number, seat, NAMES[i], end, placed, left, right))]
     if not hand:
-        domi = classify_domi(rules, deal.left, deal.right, i, end, FULL_MASK & ~board)
-        result = DealResult(
-            "domi",
-            domi.result,
-            seat,
-            tuple(side_points(rules, {seat: domi.points})),
-            tuple(mask_pips(h) for h in hands),
-            hands,
-            seat,
-            i,
-        )
+        result = deal_result(rules, deal, "domi", seat, i, hands, end)
         turn = -1
     else:
+        # next_turn(), inlined: this runs on every placement.
+        after = order[seat]
         fit = WITH[left] | WITH[right]
         turn = -1
-        after = order[seat]
         for s in after:
             if hands[s] & fit:
-                turn = s
-                for p in after:
-                    if p == s:
-                        break
-                    passes = (*passes, (p, left, right))
-                    events.append(Event("passed", (number, p, left, right)))
+                turn = after[0] if rules.discard else s
                 break
         if turn < 0:
-            # Nobody can move: ``seat`` has locked the board (Kandang).
-            pips = tuple(mask_pips(h) for h in hands)
-            kandang = score_kandang(rules, seat, pips)
-            points = tuple(side_points(rules, kandang.awards))
-            result = DealResult("kandang", "kandang", kandang.winner, points, pips, hands, seat, i)
+            # Nobody can place: ``seat`` has locked the board (Kandang).
+            result = deal_result(rules, deal, "kandang", seat, i, hands, end)
+        else:
+            for p in after:
+                if p == turn:
+                    break
+                passes = (*passes, (p, left, right))
+                events.append(Event("passed", (number, p, left, right)))
     return (
         _new(
             DealState,
@@ -451,10 +685,57 @@ def play_tile(
                 passes,
                 result,
                 order,
+                discards,
+                set_aside,
+                discard_log,
             ),
         ),
         events,
     )
+
+
+def discard_tile(
+    rules: RuleSet, deal: DealState, seat: int, move: Move
+) -> tuple[DealState, list[Event]]:
+    """A seat that cannot place lays a tile face down (Klasik). It counts against the seat.
+
+    The deal ends when that was its last tile. Otherwise the next seat moves: a discard takes
+    no tile off the open ends' numbers, so some seat can still place (else the deal would
+    have ended blocked before this turn).
+    """
+    i = check_discard(rules, deal, seat, move)
+    left, right = deal.left, deal.right
+    events = [Event("discarded", (deal.number, seat, NAMES[i], left, right))]
+    after = lay_down(deal, seat, i)
+    if not after.hands[seat]:
+        result = deal_result(rules, deal, DISCARD, seat, i, after.hands, None)
+        return after._replace(turn=-1, result=result), events
+    turn = next_turn(rules.discard, after.hands, WITH[left] | WITH[right], deal.order[seat])
+    assert turn >= 0, "a discard cannot block the line"
+    return after._replace(turn=turn), events
+
+
+def open_turn(rules: RuleSet, deal: DealState) -> tuple[DealState, list[Event]]:
+    """With a face-up start tile: the opener moves first, or (pass rules) the next seat that can.
+
+    RuleSet validation keeps at most five tiles set aside, so some seat always holds a tile
+    that fits the start tile (each number is on six other tiles).
+    """
+    if deal.left < 0:
+        return deal, []
+    n = len(deal.hands)
+    before = deal.order[deal.opener][n - 2] if n > 1 else deal.opener
+    after = deal.order[before]
+    turn = next_turn(rules.discard, deal.hands, WITH[deal.left] | WITH[deal.right], after)
+    assert turn >= 0, "some seat can always play on the start tile"
+    passes = []
+    events = []
+    for p in after:
+        if p == turn:
+            break
+        passes.append((p, deal.left, deal.right))
+        events.append(Event("passed", (deal.number, p, deal.left, deal.right)))
+    return deal._replace(turn=turn, passes=tuple(passes)), events
 
 
 def hand_tiles(deal: DealState, seat: int) -> list[Tile]:

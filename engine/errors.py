@@ -51,8 +51,38 @@ class EndRequired(IllegalMove):
     code = "end_required"
 
 
-class MustOpenWith66(IllegalMove):
+class WrongOpening(IllegalMove):
+    """The opening tile breaks the rule of this deal (a named tile, or a balak)."""
+
+    code = "wrong_opening"
+
+
+class MustOpenWith66(WrongOpening):
     code = "must_open_with_6_6"
+
+
+class MustOpenWith00(WrongOpening):
+    """Klasik, seven tiles each: the first deal of a set is opened with 0-0."""
+
+    code = "must_open_with_0_0"
+
+
+class MustOpenWithBalak(WrongOpening):
+    """Klasik, seven tiles each: a later deal is led with a balak."""
+
+    code = "must_open_with_balak"
+
+
+class MustPlace(IllegalMove):
+    """A discard by a seat that has a legal placement (or that must open)."""
+
+    code = "must_place"
+
+
+class DiscardNotAllowed(IllegalMove):
+    """A discard under rules where a seat that cannot play passes."""
+
+    code = "discard_not_allowed"
 
 
 class PhaseError(_Coded):

@@ -1,4 +1,4 @@
-"""A set of deals (RULES.md §1.5): Tunggal / Ganda progress, the Additional Game, openers.
+"""A set of deals (RULES.md §1.5, §2): set goals, the Additional Game, openers, dealing.
 
 ``MatchState`` is immutable; ``start_deal`` and ``play`` return a new state and the events the
 change caused, or raise an ``EngineError`` and change nothing.
@@ -10,26 +10,30 @@ import random
 from typing import Any, NamedTuple
 
 from engine.deal import (
+    DISCARD,
     DealResult,
     DealState,
     Move,
     deal_started_event,
+    must_open_with,
     new_deal,
+    open_turn,
     opening_index,
+    opening_mask,
     pick_random,
     placements,
     play_tile,
 )
-from engine.errors import BadScenario, DealOver, EngineError, MustOpenWith66, NoDeal, SetOver
+from engine.errors import BadScenario, DealOver, EngineError, NoDeal, SetOver
 from engine.events import Event
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
-from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, Tile
+from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, WITH, Tile, bits
 
 PHASES = ("ready", "playing", "deal_over", "set_over")
 _new = tuple.__new__
-# Every Move the clock can make, prebuilt: MOVES[i] = (no end, left, right); OPEN_MOVES[i].
-MOVES = tuple((Move(t), Move(t, LEFT), Move(t, RIGHT)) for t in ALL_TILES)
+# Every Move the clock can make, prebuilt: MOVES[i] = (no end, left, right, discard).
+MOVES = tuple((Move(t), Move(t, LEFT), Move(t, RIGHT), Move(t, DISCARD)) for t in ALL_TILES)
 OPEN_MOVES = tuple(Move(t) for t in ALL_TILES)
 
 
@@ -56,7 +60,7 @@ class MatchState(NamedTuple):
 
 
 def new_match(rules: RuleSet) -> MatchState:
-    """A fresh set: no deal yet, scores zero; its first deal is opened with 6-6."""
+    """A fresh set: no deal yet, scores zero; its first deal is opened as the rules say."""
     return MatchState(rules, "ready", 0, (0,) * rules.players, None, None, 0, None, ())
 
 
@@ -68,7 +72,17 @@ def _check_can_start(state: MatchState) -> None:
         raise SetOver("the set is over; start a new match for the next set")
 
 
-def _shuffle(rules: RuleSet, rng: random.Random) -> tuple[int, ...]:
+class Dealt(NamedTuple):
+    """What a seed deals (RULES.md §1.1, §2)."""
+
+    hands: tuple[int, ...]  # masks
+    redeals: int
+    start: tuple[int, int] | None  # the face-up start tile as drawn (low number on the left)
+    set_aside: int  # mask of the tiles set aside unseen
+    first_seat: int  # a random seat, drawn after the last shuffle: moves first when the rules say
+
+
+def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
     # Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's
     # _randbelow costs several times more); float truncation bias is below 2**-50.
     order = [1 << i for i in range(COUNT)]
@@ -76,6 +90,10 @@ def _shuffle(rules: RuleSet, rng: random.Random) -> tuple[int, ...]:
     for k in range(COUNT - 1, 0, -1):
         j = int(rand() * (k + 1))
         order[k], order[j] = order[j], order[k]
+    return order
+
+
+def _hands(rules: RuleSet, order: list[int]) -> tuple[int, ...]:
     n = rules.hand_size
     return tuple(sum(order[s * n : s * n + n]) for s in range(rules.players))
 
@@ -88,25 +106,54 @@ def _too_many_balak(rules: RuleSet, hands: tuple[int, ...]) -> bool:
 def start_deal(state: MatchState, seed: int) -> tuple[MatchState, list[Event]]:
     """Shuffle with ``random.Random(seed)``, redeal while a hand has too many balak, open."""
     _check_can_start(state)
-    hands, redeals = deal_hands(state.rules, seed)
+    rules = state.rules
+    dealt = deal_tiles(rules, seed)
     # The discarded hands are never recorded anywhere: not even the seat that had them.
     events = [
         Event("redeal", {"deal_number": state.deal_number + 1, "redeal": k})
-        for k in range(1, redeals + 1)
+        for k in range(1, dealt.redeals + 1)
     ]
-    new_state, ev = begin_deal(state, hands, seed=seed, redeals=redeals)
+    random_first = state.deal_number == 0 and rules.first_opener == "random"
+    new_state, ev = begin_deal(
+        state,
+        dealt.hands,
+        seed=seed,
+        redeals=dealt.redeals,
+        opener=dealt.first_seat if random_first else None,
+        start=dealt.start,
+        set_aside=dealt.set_aside,
+    )
     return new_state, events + ev
+
+
+def deal_tiles(rules: RuleSet, seed: int) -> Dealt:
+    """Everything a seed deals: hands, redeals, the start tile, the set-aside tiles, a seat.
+
+    The hands come first off the shuffled order, then (Klasik) the start tile, then the tiles
+    set aside. The random seat is drawn from the same generator after the last shuffle, so a
+    PORDI deal is exactly what it was before Klasik existed.
+    """
+    rng = random.Random(seed)
+    order = _shuffle(rules, rng)
+    hands = _hands(rules, order)
+    redeals = 0
+    while _too_many_balak(rules, hands):
+        redeals += 1
+        order = _shuffle(rules, rng)
+        hands = _hands(rules, order)
+    rest = order[rules.players * rules.hand_size :]
+    start = None
+    if rules.face_up_start:
+        i = rest.pop(0).bit_length() - 1
+        start = (LOW[i], HIGH[i])
+    first_seat = int(rng.random() * rules.players)
+    return Dealt(hands, redeals, start, sum(rest), first_seat)
 
 
 def deal_hands(rules: RuleSet, seed: int) -> tuple[tuple[int, ...], int]:
     """The hands (masks) a seed deals, and how many redeals it took (§1.1.2)."""
-    rng = random.Random(seed)
-    hands = _shuffle(rules, rng)
-    redeals = 0
-    while _too_many_balak(rules, hands):
-        redeals += 1
-        hands = _shuffle(rules, rng)
-    return hands, redeals
+    dealt = deal_tiles(rules, seed)
+    return dealt.hands, dealt.redeals
 
 
 def begin_deal(
@@ -116,24 +163,40 @@ def begin_deal(
     seed: int | None = None,
     redeals: int = 0,
     opener: int | None = None,
+    start: tuple[int, int] | None = None,
+    set_aside: int = 0,
 ) -> tuple[MatchState, list[Event]]:
-    """Start a deal with the given hands (masks); shared by ``start_deal``, replay, scenarios."""
+    """Start a deal with the given hands (masks); shared by ``start_deal``, replay, scenarios.
+
+    ``opener``: on a first deal opened by a tile's holder it must be that holder (or None); on
+    a first deal opened by a random seat it is that seat (required); on a later deal it is the
+    seat the lead goes to (default the previous deal's winner), which the rules may pass on
+    to the next seat holding a balak. ``start``: the face-up start tile as drawn (left, right).
+    """
     _check_can_start(state)
     rules = state.rules
+    n = rules.players
     first = state.deal_number == 0
     if first and rules.first_opening_tile is not None:
         o = opening_index(rules)
         holder = next(s for s, h in enumerate(hands) if h >> o & 1)
         if opener is not None and opener != holder:
-            raise MustOpenWith66(
+            raise must_open_with(
+                rules.first_opening_tile,
                 f"seat {opener} cannot open: the first deal of a set is opened by the holder of "
-                f"{rules.first_opening_tile} (seat {holder})"
+                f"{rules.first_opening_tile} (seat {holder})",
             )
         opener = holder
+    elif first and rules.first_opener == "random":
+        if opener is None:
+            raise BadScenario("the first deal is opened by a random seat: name the opener")
     elif opener is None:
         opener = state.last_winner if state.last_winner is not None else 0
+    if not first and start is None and rules.opening_lead == "balak":
+        # The leader must lead a balak; without one the lead passes on in turn (§2).
+        opener = next((s for s in _from(rules, opener) if hands[s] & BALAK_MASK), opener)
     number = state.deal_number + 1
-    additional = not rules.teams and number > rules.deals_per_set
+    additional = _goal_reached(state)  # the set is only still on because first place is tied
     deal = new_deal(
         number=number,
         hands=hands,
@@ -142,9 +205,12 @@ def begin_deal(
         seed=seed,
         redeals=redeals,
         additional=additional,
-        players=rules.players,
+        players=n,
         direction=rules.direction,
+        start=start,
+        set_aside=set_aside,
     )
+    deal, passes = open_turn(rules, deal)
     s = state
     new_state = _new(
         MatchState,
@@ -160,7 +226,12 @@ def begin_deal(
             s.results,
         ),
     )
-    return new_state, [deal_started_event(deal)]
+    return new_state, [deal_started_event(deal), *passes]
+
+
+def _from(rules: RuleSet, seat: int) -> list[int]:
+    """Every seat in turn order starting with ``seat``."""
+    return [(seat + rules.direction * k) % rules.players for k in range(rules.players)]
 
 
 # -- playing --------------------------------------------------------------------------------------
@@ -213,19 +284,26 @@ def finish_deal(state: MatchState, deal: DealState) -> tuple[MatchState, list[Ev
     return ended, events
 
 
+def _goal_reached(state: MatchState) -> bool:
+    """The set has played its deals (or someone reached the target): it ends unless tied."""
+    rules = state.rules
+    if rules.set_goal == "first_to_target":
+        return state.deal_number > 0 and max(state.scores) >= rules.target_points
+    return state.deal_number >= rules.deals_per_set
+
+
 def _set_result(state: MatchState) -> dict[str, Any] | None:
     rules = state.rules
+    if not _goal_reached(state):
+        return None
     scores = state.scores
-    top = max(scores)
-    leaders = [s for s in range(rules.players) if scores[s] == top]
+    # Penalty scoring: the lowest total wins; otherwise the highest.
+    best = min(scores) if rules.set_goal == "least_after_deals" else max(scores)
+    leaders = [s for s in range(rules.players) if scores[s] == best]
     if rules.teams:
-        if top < rules.target_points:
-            return None
         team = rules.team_of(leaders[0])
         winner: int | None = None
     else:
-        if state.deal_number < rules.deals_per_set:
-            return None
         if len(leaders) > 1 and rules.additional_game_on_tie:
             return None  # an Additional Game follows
         team = None
@@ -243,27 +321,43 @@ def _set_result(state: MatchState) -> dict[str, Any] | None:
 
 # -- questions --------------------------------------------------------------------------------
 def legal_moves(state: MatchState, seat: int) -> list[Move]:
-    """The seat's legal placements now; empty when it is not that seat's turn."""
+    """The seat's legal moves now; empty when it is not that seat's turn.
+
+    Placements; or, for a seat that cannot place under discard rules, one discard
+    (``Move(tile, "discard")``) per tile of its hand.
+    """
     if state.phase != "playing" or state.deal is None:
         return []
     return [Move(ALL_TILES[i], end) for i, end in placements(state.rules, state.deal, seat)]
 
 
 def random_legal_move(state: MatchState, rng: random.Random) -> Move:
-    """A uniformly random legal placement for the seat to move (RULES.md §1.6).
+    """A uniformly random legal move for the seat to move (RULES.md §1.6, §2).
 
     A tile fitting both ends with different results counts as two placements; on ends ``n|n``
     its two placements give the same result, so they count as one and the drawn end is random.
+    A seat that must discard discards a uniformly random tile of its hand.
     """
     deal = _check_playing(state) if state.phase != "playing" else state.deal
     assert deal is not None
-    opening = opening_index(state.rules) if deal.first else -1
-    i, code = pick_random(deal.hands[deal.turn], deal.left, deal.right, opening, rng.random)
+    hand = deal.hands[deal.turn]
+    left = deal.left
+    if left < 0:
+        opening = opening_mask(state.rules, deal, hand)
+    else:
+        opening = FULL_MASK
+        if not hand & (WITH[left] | WITH[deal.right]):
+            tiles = bits(hand)  # only reached under discard rules: else the seat would pass
+            return MOVES[tiles[int(rng.random() * len(tiles))]][3]
+    i, code = pick_random(hand, left, deal.right, opening, rng.random)
     return MOVES[i][code]
 
 
 def scenario_match(rules: RuleSet, *, first_deal: bool, opener: int | None) -> MatchState:
-    """A match positioned before a single deal, for scenario files (RULES.md §3)."""
+    """A match positioned before a single deal, for scenario files (RULES.md §3).
+
+    A later deal is the second of its set, its lead given to ``opener`` (the previous winner).
+    """
     state = new_match(rules)
     if first_deal:
         return state
@@ -281,8 +375,11 @@ def hand_of(state: MatchState, seat: int) -> list[Tile]:
 
 
 __all__ = [
+    "Dealt",
     "MatchState",
     "begin_deal",
+    "deal_hands",
+    "deal_tiles",
     "finish_deal",
     "hand_of",
     "legal_moves",

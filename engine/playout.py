@@ -3,7 +3,8 @@
 For simulations (Monte Carlo bots, the benchmark, statistics): the same dealing
 (``match.deal_hands``), the same choice of random placement (``deal.pick_random``) and the same
 scoring tables (``engine.scoring``) as the public path, on plain ints. A test checks that it
-gives exactly the public path's result for the same seed and generator.
+gives exactly the public path's result for the same seed and generator. It covers PORDI-shaped
+rules (pass when stuck, all tiles dealt, fixed scoring); Klasik simulations use the public path.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 
 from engine.deal import opening_index, pick_random, turn_order
+from engine.errors import BadRules
 from engine.match import deal_hands
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT, classify_domi, score_kandang, side_points
@@ -47,11 +49,14 @@ def random_deal(
 
     Returns (end, result, winner, points, pips) as the public path's ``DealResult`` would.
     """
+    if rules.counts or rules.discard or rules.face_up_start or rules.set_aside_count:
+        raise BadRules("the playout kernel plays PORDI-shaped deals only (no Klasik counting)")
     rand = rng.random
     order = turn_order(rules.players, rules.direction)
     with_, other_, pick = WITH, OTHER, pick_random  # locals: this loop is the hot path
     h = list(hands)
-    opening = opening_index(rules) if first else -1
+    o = opening_index(rules)
+    opening = 1 << o if first and o >= 0 else FULL_MASK
     seat = opener
     i, code = pick(h[seat], -1, -1, opening, rand)
     # Opening without a chosen side: the low number faces the left end (as Move(tile)).

@@ -1,14 +1,15 @@
 """History: state = fold(events), and rebuilding a deal or a whole set from stored data.
 
-The service stores each deal's seed and its placements (or the raw events) before it
-broadcasts them; after a restart it rebuilds the table with ``replay_match`` or ``rebuild``.
+The service stores each deal's seed and its moves (placements and discards, each as tile +
+end; a discard's end is ``"discard"``) or the raw events before it broadcasts them; after a
+restart it rebuilds the table with ``replay_match`` or ``rebuild``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.deal import DealResult, Move, new_deal, place
+from engine.deal import DealResult, Move, lay_down, new_deal, place
 from engine.errors import EngineError
 from engine.events import Event
 from engine.match import MatchState, finish_deal, new_match, play, start_deal
@@ -36,7 +37,11 @@ def fold(
 def replay_match(
     rules: RuleSet, deals: Sequence[tuple[int, Sequence[Move]]]
 ) -> tuple[MatchState, list[Event]]:
-    """Rebuild a whole set from stored ``(seed, placements)`` per deal, in order."""
+    """Rebuild a whole set from stored ``(seed, moves)`` per deal, in order.
+
+    Each move is ``Move(Tile.parse(tile), end)`` as stored: ``end`` is None, "left", "right"
+    or "discard".
+    """
     state = new_match(rules)
     events: list[Event] = []
     for seed, moves in deals:
@@ -52,12 +57,8 @@ def apply_event(state: MatchState, event: Event) -> MatchState:
     if kind == "redeal":
         return state
     if kind == "deal_started":
-        hands = []
-        for h in d["hands"]:
-            m = 0
-            for t in h:
-                m |= 1 << parse_index(t)
-            hands.append(m)
+        hands = [_mask(h) for h in d["hands"]]
+        start = d.get("start")
         started = new_deal(
             number=d["deal_number"],
             hands=tuple(hands),
@@ -68,6 +69,8 @@ def apply_event(state: MatchState, event: Event) -> MatchState:
             additional=d["additional"],
             players=state.rules.players,
             direction=state.rules.direction,
+            start=None if start is None else (int(start[0]), int(start[-1])),
+            set_aside=_mask(d.get("set_aside", [])),
         )
         return state._replace(
             phase="playing",
@@ -85,6 +88,10 @@ def apply_event(state: MatchState, event: Event) -> MatchState:
         number = a if end in (None, "left") else b
         deal = place(deal, seat, i, end, number)
         return state._replace(deal=deal._replace(turn=(seat + step) % n))
+    if kind == "discarded":
+        seat = d["seat"]
+        deal = lay_down(deal, seat, parse_index(d["tile"]))
+        return state._replace(deal=deal._replace(turn=(seat + step) % n))
     if kind == "passed":
         seat = d["seat"]
         passes = (*deal.passes, (seat, d["left"], d["right"]))
@@ -96,6 +103,13 @@ def apply_event(state: MatchState, event: Event) -> MatchState:
     if kind == "set_ended":
         return state  # finish_deal already decided it from the same data
     raise EngineError("bad_history", f"unknown event kind {kind!r}")
+
+
+def _mask(tiles: list[str]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << parse_index(t)
+    return m
 
 
 def rebuild(rules: RuleSet, events: Iterable[Event], state: MatchState | None = None) -> MatchState:

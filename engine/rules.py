@@ -1,21 +1,58 @@
-"""Rule sets: every rule and option is a field, every preset is data (RULES.md §1).
+"""Rule sets: every rule and option is a field, every preset is data (RULES.md §1, §2).
 
-Nothing in the engine asks "is this PORDI?"; it reads these fields. The scoring tables of
-RULES.md §1.2-1.3 live here and only here, and each choice of docs/RULES_CHOICES.md (RULES.md
-§1.7) is a single field.
+Nothing in the engine asks "is this PORDI?" or "is this Klasik?"; it reads these fields. The
+scoring tables of RULES.md §1.2-1.3 live here and only here, and each choice of
+docs/RULES_CHOICES.md is a single field. A preset (``pordi``, ``klasik``) is a function that
+turns the host's options into field values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from engine.errors import BadRules
+from engine.errors import BadRules, BadTile
+from engine.tiles import parse_index
 
 MODES = ("tunggal", "ganda")
 TIE_SHARES = ("higher", "lower")
 KANDANG_OPENERS = ("largest_award", "locker")
 DOMI_RESULTS = ("biasa", "balak", "ceki", "ceki_habis", "ceki_balak", "ceki_palang")
+# "fixed": PORDI tables (§1.2-1.3); "difference": each seat scores, against every seat with a
+# higher count, the difference (§2); "penalty": each seat adds its own count (§2).
+SCORINGS = ("fixed", "difference", "penalty")
+FIRST_OPENERS = ("holder", "random")  # first deal: holder of first_opening_tile / a random seat
+OPENING_LEADS = ("any", "balak")  # later deals without a start tile: what the leader opens with
+# How a set ends, from (scoring, mode): a table, not a branch.
+SET_GOALS: dict[tuple[str, str], str] = {
+    ("fixed", "tunggal"): "most_after_deals",
+    ("fixed", "ganda"): "first_to_target",
+    ("difference", "tunggal"): "first_to_target",
+    ("penalty", "tunggal"): "least_after_deals",
+}
+# What each preset allows: (players, hand_size) shapes and scorings.
+PRESET_SHAPES: dict[str, tuple[tuple[int, int], ...]] = {
+    "pordi": ((4, 7),),
+    "klasik": ((4, 6), (4, 7), (5, 5)),
+}
+PRESET_SCORINGS: dict[str, tuple[str, ...]] = {
+    "pordi": ("fixed",),
+    "klasik": ("difference", "penalty"),
+}
+# Fields a preset fixes: the host's options cannot change them.
+PRESET_FIXED: dict[str, dict[str, Any]] = {
+    "pordi": {
+        "discard": False,
+        "face_up_start": False,
+        "first_opener": "holder",
+        "opening_lead": "any",
+        "zero_zero_25": False,
+    },
+    "klasik": {"mode": "tunggal"},
+}
+TILE_COUNT = 28
+MAX_SET_ASIDE = 5  # with a start tile, some seat can always play on it (6 other tiles per number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +126,22 @@ class RuleSet:
     turn_seconds_choices: tuple[int, ...] = (15, 30, 60)
     redeal_min_balak: int = 5  # redeal while a hand holds this many balak (0: never)
     first_opening_tile: str | None = "6-6"  # first deal of a set: its holder opens with it
-    scoring: str = "fixed"  # "fixed" (PORDI tables below); Klasik will add "pips"
+    scoring: str = "fixed"  # one of SCORINGS
+    # Dealing and opening (Klasik, RULES.md §2) ---------------------------------------------
+    # One tile left over after dealing is turned face up to start the line; the rest are set
+    # aside unseen (``set_aside_count``).
+    face_up_start: bool = False
+    # First deal of a set: the holder of ``first_opening_tile`` opens with it ("holder"), or a
+    # seat drawn from the deal's seeded generator moves first ("random").
+    first_opener: str = "holder"
+    # Later deals without a start tile: the previous winner opens with any tile ("any"), or must
+    # lead a balak; without one the lead passes to the next seat in turn holding one ("balak").
+    opening_lead: str = "any"
+    # A seat that cannot place a tile discards one face down (True) or passes (False).
+    discard: bool = False
+    # Counting (scoring "difference"/"penalty"): 0-0 counts 25 unless its holder also holds
+    # another blank tile, then 0.
+    zero_zero_25: bool = False
     domi_points: tuple[tuple[str, int], ...] = PORDI_DOMI_POINTS
     # §1.7 switches -------------------------------------------------------------------------
     # Ceki with exactly one end used up: (board ends dead, a live number stays open).
@@ -115,6 +167,21 @@ class RuleSet:
         return self.mode == "ganda"
 
     @property
+    def set_aside_count(self) -> int:
+        """Tiles left over after dealing that nobody sees until the deal ends."""
+        return TILE_COUNT - self.players * self.hand_size - self.face_up_start
+
+    @property
+    def set_goal(self) -> str:
+        """How the set ends: most_after_deals, least_after_deals or first_to_target."""
+        return SET_GOALS[(self.scoring, self.mode)]
+
+    @property
+    def counts(self) -> bool:
+        """Deals are scored on each seat's count (hand + discards), not by the PORDI tables."""
+        return self.scoring != "fixed"
+
+    @property
     def kandang_table(self) -> KandangTable:
         return self.kandang_ganda if self.teams else self.kandang_tunggal
 
@@ -133,14 +200,50 @@ class RuleSet:
 
     # -- checking and JSON -----------------------------------------------------------------
     def validate(self) -> None:
-        if self.preset != "pordi":
-            raise BadRules(f"unknown preset {self.preset!r} (available: pordi)")
+        if self.preset not in PRESET_SHAPES:
+            raise BadRules(f"unknown preset {self.preset!r} (available: {', '.join(PRESETS)})")
         if self.mode not in MODES:
             raise BadRules(f"unknown mode {self.mode!r} (tunggal or ganda)")
-        if self.players != 4 or self.hand_size * self.players != 28:
-            raise BadRules("PORDI is 4 players with 7 tiles each")
+        for name in ("face_up_start", "discard", "zero_zero_25", "additional_game_on_tie"):
+            if not isinstance(getattr(self, name), bool):
+                raise BadRules(f"{name} must be true or false, not {getattr(self, name)!r}")
+        shape = (self.players, self.hand_size)
+        if shape not in PRESET_SHAPES[self.preset]:
+            shapes = PRESET_SHAPES[self.preset]
+            allowed = " or ".join(f"{p} players with {h} tiles" for p, h in shapes)
+            raise BadRules(f"{self.preset} is {allowed}, not {shape[0]} with {shape[1]}")
+        if self.scoring not in PRESET_SCORINGS[self.preset]:
+            raise BadRules(
+                f"scoring for {self.preset} is one of {list(PRESET_SCORINGS[self.preset])}, "
+                f"not {self.scoring!r}"
+            )
+        for name, value in PRESET_FIXED[self.preset].items():
+            if getattr(self, name) != value:
+                raise BadRules(f"{self.preset} is played with {name} = {value!r}")
+        if (self.scoring, self.mode) not in SET_GOALS:
+            raise BadRules(f"{self.scoring} scoring is not played in {self.mode}")
         if self.teams and self.players % 2:
             raise BadRules("ganda needs an even number of players")
+        leftover = TILE_COUNT - self.players * self.hand_size
+        if self.face_up_start and leftover < 1:
+            raise BadRules("a face-up start tile needs a tile left over after dealing")
+        if not 0 <= self.set_aside_count <= MAX_SET_ASIDE:
+            raise BadRules(f"at most {MAX_SET_ASIDE} tiles can be set aside")
+        if self.first_opener not in FIRST_OPENERS:
+            raise BadRules(f"first_opener must be one of {list(FIRST_OPENERS)}")
+        if self.opening_lead not in OPENING_LEADS:
+            raise BadRules(f"opening_lead must be one of {list(OPENING_LEADS)}")
+        if self.first_opening_tile is not None:
+            if self.face_up_start:
+                raise BadRules("first_opening_tile and a face-up start tile exclude each other")
+            if leftover:
+                raise BadRules("first_opening_tile needs every tile dealt (its holder opens)")
+            try:
+                parse_index(self.first_opening_tile)
+            except BadTile as exc:
+                raise BadRules(f"first_opening_tile: {exc.message}") from exc
+        if self.opening_lead == "balak" and self.face_up_start:
+            raise BadRules("opening_lead 'balak' is for deals without a face-up start tile")
         for name in ("deals_per_set", "target_points"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1000:
@@ -150,8 +253,6 @@ class RuleSet:
                 f"turn_seconds must be one of {list(self.turn_seconds_choices)}, "
                 f"not {self.turn_seconds!r}"
             )
-        if self.scoring != "fixed":
-            raise BadRules(f"unknown scoring {self.scoring!r}")
         if sorted(self._domi) != sorted(DOMI_RESULTS):
             raise BadRules(f"domi_points must give points for each of {list(DOMI_RESULTS)}")
         if len(self.ceki_one_used_up_points) != 2:
@@ -162,10 +263,11 @@ class RuleSet:
             raise BadRules(f"kandang_opener must be one of {list(KANDANG_OPENERS)}")
         if self.direction not in (1, -1):
             raise BadRules("direction is 1 (clockwise) or -1")
-        if len(self.kandang_tunggal.locker_higher) != self.players - 1:
-            raise BadRules("kandang_tunggal.locker_higher needs one award per opponent")
-        if len(self.kandang_ganda.locker_higher) != 1:
-            raise BadRules("kandang_ganda.locker_higher is one award for the team")
+        if self.scoring == "fixed":
+            if len(self.kandang_tunggal.locker_higher) != self.players - 1:
+                raise BadRules("kandang_tunggal.locker_higher needs one award per opponent")
+            if len(self.kandang_ganda.locker_higher) != 1:
+                raise BadRules("kandang_ganda.locker_higher is one award for the team")
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -225,7 +327,67 @@ def pordi(
     return RuleSet.from_dict(d)
 
 
-PRESETS = {"pordi": pordi}
+def klasik(
+    players: int = 4,
+    *,
+    seven_tiles: bool = False,
+    discard: bool = True,
+    zero_zero_25: bool = False,
+    scoring: str = "difference",
+    target_points: int = 100,
+    deals_per_set: int = 7,
+    mode: str = "tunggal",
+    **options: Any,
+) -> RuleSet:
+    """The Klasik preset (RULES.md §2, pagat.com / gameonline.co.id) with the host's options.
+
+    ``players`` 4: six tiles each, one of the four left over starts the line face up, three are
+    set aside. ``seven_tiles`` (4 players only): seven each, nothing left over, the 0-0 holder
+    opens the first deal, later deals are led with a balak. ``players`` 5: five each, one of
+    the three left over starts the line, two are set aside. ``discard`` False: a seat that
+    cannot play passes instead of discarding. ``scoring``: "difference" (first to
+    ``target_points``) or "penalty" (own counts over ``deals_per_set`` deals, lowest wins).
+    """
+    for name, flag in (("seven_tiles", seven_tiles), ("discard", discard)):
+        if not isinstance(flag, bool):
+            raise BadRules(f"{name} must be true or false, not {flag!r}")
+    if isinstance(players, bool) or players not in (4, 5):
+        raise BadRules(f"klasik is played by 4 or 5 players, not {players!r}")
+    if seven_tiles and players != 4:
+        raise BadRules("seven tiles each is a 4-player option")
+    shape: dict[str, Any]
+    if seven_tiles:
+        shape = {
+            "hand_size": 7,
+            "face_up_start": False,
+            "first_opening_tile": "0-0",
+            "first_opener": "holder",
+            "opening_lead": "balak",
+        }
+    else:
+        shape = {
+            "hand_size": 6 if players == 4 else 5,
+            "face_up_start": True,
+            "first_opening_tile": None,
+            "first_opener": "random",
+            "opening_lead": "any",
+        }
+    d: dict[str, Any] = {
+        "preset": "klasik",
+        "mode": mode,
+        "players": players,
+        **shape,
+        "discard": discard,
+        "zero_zero_25": zero_zero_25,
+        "scoring": scoring,
+        "target_points": target_points,
+        "deals_per_set": deals_per_set,
+    }
+    d.update(options)
+    return RuleSet.from_dict(d)
+
+
+PRESETS: dict[str, Callable[..., RuleSet]] = {"pordi": pordi, "klasik": klasik}
 
 
 def rules_from_settings(settings: Any) -> RuleSet:
@@ -234,8 +396,10 @@ def rules_from_settings(settings: Any) -> RuleSet:
         raise BadRules(f"rules settings must be an object, not {settings!r}")
     d = dict(settings)
     preset = d.pop("preset", "pordi")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise BadRules(f"unknown preset {preset!r} (available: {', '.join(PRESETS)})")
+    if not all(isinstance(k, str) for k in d):
+        raise BadRules("rule option names are strings")
     return PRESETS[preset](**d)
 
 

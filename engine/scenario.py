@@ -1,9 +1,16 @@
 """The scenario runner (RULES.md §3): ``python -m engine.scenario PATH``.
 
 ``PATH`` ending in ``.jsonl`` holds one scenario per line, anything else one JSON scenario.
-One JSON line is printed per scenario: ``end``, ``result``, ``winner``, ``points``, ``pips``, or
-``{"error": "<code>: <message>"}`` for an illegal or malformed one (then the next is run).
-Exit status: 0 when the file could be read, 2 when it could not.
+One JSON line is printed per scenario: ``end``, ``result``, ``winner``, ``points``, ``pips``
+(and ``counts`` under Klasik count scoring), or ``{"error": "<code>: <message>"}`` for an
+illegal or malformed one (then the next is run). Exit status: 0 when the file could be read,
+2 when it could not.
+
+Klasik additions to the format (docs/ENGINE_API.md): ``hands`` has ``rules.players`` seats of
+``rules.hand_size`` tiles; ``start`` is the face-up start tile as drawn (``"5-2"``: left end
+5); ``set_aside`` (optional) lists the tiles set aside, which must be exactly the tiles left;
+``opener`` is required on a first deal whose first mover is a random seat; a move is
+``{"seat": s, "tile": "a-b", "end"?}`` or ``{"seat": s, "discard": "a-b"}``.
 
 Everything above the ``__main__`` block is pure; the block at the bottom is the only code in
 ``engine/`` that touches files or the process (tests/engine/test_purity.py checks this).
@@ -15,18 +22,18 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from engine.deal import Move
+from engine.deal import DISCARD, Move
 from engine.errors import BadScenario, EngineError
 from engine.match import begin_deal, play, scenario_match
-from engine.rules import rules_from_settings
-from engine.tiles import COUNT, HIGH, LOW, Tile, parse_index
+from engine.rules import RuleSet, rules_from_settings
+from engine.tiles import COUNT, FULL_MASK, HIGH, LOW, Tile, names, parse_index
 
 EXPECT_KEYS = ("end", "result", "winner", "points", "pips")
 
 
 def _hands(raw: Any, players: int, size: int) -> tuple[int, ...]:
     if not isinstance(raw, list) or len(raw) != players:
-        raise BadScenario(f"hands must be {players} lists of {size} tiles")
+        raise BadScenario(f"hands must be {players} lists of {size} tiles, one per seat")
     seen: dict[int, int] = {}
     masks = []
     for seat, hand in enumerate(raw):
@@ -47,12 +54,54 @@ def _hands(raw: Any, players: int, size: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
+def _start(
+    scenario: dict[str, Any], rules: RuleSet, hands: tuple[int, ...]
+) -> tuple[tuple[int, int] | None, int]:
+    """The face-up start tile as drawn and the mask of the tiles set aside."""
+    dealt = 0
+    for h in hands:
+        dealt |= h
+    raw = scenario.get("start")
+    start = None
+    if rules.face_up_start:
+        if raw is None:
+            raise BadScenario("these rules start the line with a face-up tile: give 'start'")
+        i = parse_index(raw)
+        if dealt >> i & 1:
+            raise BadScenario(f"the start tile {LOW[i]}-{HIGH[i]} is also in a hand")
+        text = raw.strip()
+        start = (int(text[0]), int(text[-1]))
+        dealt |= 1 << i
+    elif raw is not None:
+        raise BadScenario("these rules have no face-up start tile: drop 'start'")
+    set_aside = FULL_MASK & ~dealt
+    given = scenario.get("set_aside")
+    if given is not None:
+        if not isinstance(given, list):
+            raise BadScenario("set_aside must be a list of tiles")
+        m = 0
+        for t in given:
+            m |= 1 << parse_index(t)
+        if m != set_aside or len(given) != rules.set_aside_count:
+            raise BadScenario(
+                f"set_aside must be the {rules.set_aside_count} tiles not dealt: "
+                f"{', '.join(names(set_aside)) or 'none'}"
+            )
+    return start, set_aside
+
+
 def _move(raw: Any, k: int) -> tuple[int, Move]:
-    if not isinstance(raw, dict) or "seat" not in raw or "tile" not in raw:
-        raise BadScenario(f"move {k} must be an object with seat and tile, not {raw!r}")
+    if not isinstance(raw, dict) or "seat" not in raw or ("tile" in raw) == ("discard" in raw):
+        raise BadScenario(
+            f"move {k} must be an object with seat and tile (or seat and discard), not {raw!r}"
+        )
     seat = raw["seat"]
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise BadScenario(f"move {k}: seat must be a number, not {seat!r}")
+    if "discard" in raw:
+        if "end" in raw:
+            raise BadScenario(f"move {k}: a discard has no end")
+        return seat, Move(Tile.parse(raw["discard"]), DISCARD)
     text = raw["tile"]
     tile = Tile.parse(text)
     end = raw.get("end")
@@ -80,17 +129,21 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     ):
         raise BadScenario(f"opener must be a seat 0..{rules.players - 1}, not {opener!r}")
     hands = _hands(scenario["hands"], rules.players, rules.hand_size)
+    start, set_aside = _start(scenario, rules, hands)
+    if first and rules.first_opener == "random" and opener is None:
+        raise BadScenario("the first deal's first mover is a random seat: give 'opener'")
     state = scenario_match(rules, first_deal=first, opener=opener)
-    state, _ = begin_deal(state, hands, opener=opener)
+    state, _ = begin_deal(state, hands, opener=opener, start=start, set_aside=set_aside)
     moves = scenario["moves"]
     if not isinstance(moves, list):
         raise BadScenario("moves must be a list")
     for k, raw in enumerate(moves):
         seat, move = _move(raw, k)
         if state.phase != "playing":
+            verb = "discards" if move.is_discard else "plays"
             raise EngineError(
                 "deal_over",
-                f"move {k} (seat {seat} plays {move.tile}) comes after the end of the deal",
+                f"move {k} (seat {seat} {verb} {move.tile}) comes after the end of the deal",
             )
         if not 0 <= seat < rules.players:
             raise BadScenario(f"move {k}: there is no seat {seat}")
@@ -98,13 +151,16 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     result = state.last_result
     if state.phase == "playing" or result is None:
         raise BadScenario(f"the moves do not finish the deal (seat {state.turn} to play)")
-    return {
+    out = {
         "end": result.end,
         "result": result.result,
         "winner": result.winner,
         "points": list(result.points),
         "pips": list(result.pips),
     }
+    if rules.counts:
+        out["counts"] = list(result.counts)
+    return out
 
 
 def outcome(scenario: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md §1.2-1.4). The points themselves are read from the ``RuleSet``.
+"""Scoring a deal (RULES.md §1.2-1.4 and §2). The points themselves are read from the ``RuleSet``.
 
 Functions work on tile indices and hand masks (see ``engine.tiles``) so the same code scores the
 real end of a deal and the "what would this placement score" hints of a seat's view.
@@ -6,10 +6,11 @@ real end of a deal and the "what would this placement score" hints of a seat's v
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rules import RuleSet
-from engine.tiles import HIGH, LOW, WITH
+from engine.tiles import HIGH, INDEX, LOW, PIPS, WITH, bits, mask_pips
 
 LEFT, RIGHT = "left", "right"
 
@@ -106,3 +107,58 @@ def score_kandang(rules: RuleSet, locker: int, pips: list[int] | tuple[int, ...]
 
 def _opener(rules: RuleSet, locker: int, best: int) -> int:
     return locker if rules.kandang_opener == "locker" else best
+
+
+# -- Klasik: counts (RULES.md §2) ---------------------------------------------------------------
+ZERO_ZERO = INDEX[0][0]
+ZERO_ZERO_BIT = 1 << ZERO_ZERO
+OTHER_BLANKS = WITH[0] & ~ZERO_ZERO_BIT
+ZERO_ZERO_PENALTY = 25
+
+
+def zero_zero_counts_25(rules: RuleSet, tiles: int) -> bool:
+    """Option: 0-0 among ``tiles`` counts 25, unless they also hold another blank (then 0)."""
+    return rules.zero_zero_25 and bool(tiles & ZERO_ZERO_BIT) and not tiles & OTHER_BLANKS
+
+
+def count_of(rules: RuleSet, tiles: int) -> int:
+    """A seat's count: the pips of the tiles it answers for (hand and discards)."""
+    extra = ZERO_ZERO_PENALTY if zero_zero_counts_25(rules, tiles) else 0
+    return mask_pips(tiles) + extra
+
+
+def lowest_tile(rules: RuleSet, tiles: int) -> tuple[int, int]:
+    """Tie-break key: (value, low end) of the seat's lowest single tile; (-1, -1) with none.
+
+    A seat with no tile at all ranks below any tile. The value of 0-0 is what it counts.
+    """
+    if not tiles:
+        return (-1, -1)
+    big = zero_zero_counts_25(rules, tiles)
+    return min(
+        (ZERO_ZERO_PENALTY if big and i == ZERO_ZERO else PIPS[i], LOW[i]) for i in bits(tiles)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CountScore:
+    counts: tuple[int, ...]
+    winner: int
+    points: tuple[int, ...]
+
+
+def score_counts(rules: RuleSet, tiles: Sequence[int]) -> CountScore:
+    """Score a Klasik deal from what each seat answers for (hand | discards, masks).
+
+    Lowest count wins; ties: the lowest single tile, then its lower end (RULES.md §2).
+    "difference": each seat scores, against every seat with a higher count, the difference;
+    "penalty": each seat scores its own count (its total is a penalty; lowest wins the set).
+    """
+    counts = tuple(count_of(rules, m) for m in tiles)
+    seats = range(len(counts))
+    winner = min(seats, key=lambda s: (counts[s], lowest_tile(rules, tiles[s]), s))
+    if rules.scoring == "penalty":
+        points = counts
+    else:
+        points = tuple(sum(c - counts[s] for c in counts if c > counts[s]) for s in seats)
+    return CountScore(counts, winner, points)

@@ -131,4 +131,6 @@ def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
 
 def names(mask: int) -> list[str]:
     """The tiles of a mask as canonical strings, in set order."""
+    if not mask:  # PORDI deals have no discards and nothing set aside: the common case
+        return []
     return [NAMES[i] for i in bits(mask)]

@@ -1,44 +1,50 @@
 """What a seat or a spectator may see: the ONLY place that decides it.
 
 Views are built up from what the viewer may know (never by stripping a full state): the
-viewer's own hand, public facts (tile counts, the line, passes, scores), and, once a deal is
-over, its result with every hand revealed. ``viewer=None`` is a spectator.
+viewer's own hand and own discards, public facts (tile counts, the line with its face-up start
+tile, passes, who discarded on which ends, how many tiles lie set aside, scores), and, once a
+deal is over, its result with every hand, every discard and the set-aside tiles revealed.
+``viewer=None`` is a spectator.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.deal import DealState, placements
+from engine.deal import DISCARD, NOBODY, DealState, placements, start_of
 from engine.events import Event
 from engine.match import MatchState
 from engine.scoring import classify_domi
 from engine.tiles import FULL_MASK, NAMES, names
 
 PUBLIC_EVENTS = frozenset({"redeal", "played", "passed", "deal_ended", "set_ended"})
+# Tiles of a finished deal's result that leave the views once the next deal is on.
+OLD_NEWS = ("hands", "tile", "discards", "set_aside")
 
 
 def _line(deal: DealState) -> list[dict[str, Any]]:
-    return [{"tile": f"{a}-{b}", "seat": s} for a, b, s in deal.line]
+    return [{"tile": f"{a}-{b}", "seat": None if s == NOBODY else s} for a, b, s in deal.line]
 
 
 def _legal(state: MatchState, deal: DealState, seat: int) -> list[dict[str, Any]]:
-    """The seat's placements, each with the points it scores if it ends the deal by Domi.
+    """The seat's legal moves, each with the points it scores if it ends the deal by Domi.
 
-    Only a placement of the seat's last tile can end the deal by Domi; its points depend on
-    which numbers the other seats still hold, and with all 28 tiles dealt that is exactly the
-    tiles neither on the line nor in the seat's own hand: the seat's own knowledge.
+    Only a placement of the seat's last tile can end the deal by Domi; its PORDI points depend
+    on which numbers the other seats still hold, and with all 28 tiles dealt that is exactly
+    the tiles neither on the line nor in the seat's own hand: the seat's own knowledge. Under
+    count scoring (Klasik) the points depend on hidden hands, so ``domi_points`` is None.
     """
     rules = state.rules
     hand = deal.hands[seat]
-    last = hand & (hand - 1) == 0
+    last = hand & (hand - 1) == 0 and not rules.counts
     out = []
     for i, end in placements(rules, deal, seat):
         points = None
-        if last and deal.left >= 0:
+        discard = end == DISCARD
+        if last and deal.left >= 0 and not discard:
             others = FULL_MASK & ~deal.board & ~hand
             points = classify_domi(rules, deal.left, deal.right, i, end, others).points
-        out.append({"tile": NAMES[i], "end": end, "domi_points": points})
+        out.append({"tile": NAMES[i], "end": end, "domi_points": points, "discard": discard})
     return out
 
 
@@ -46,10 +52,13 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
     """Everything ``viewer`` (a seat, or None for a spectator) may see now, JSON-safe."""
     rules = state.rules
     deal = state.deal
+    n = rules.players
     out: dict[str, Any] = {
         "viewer": viewer,
+        "preset": rules.preset,
         "mode": rules.mode,
-        "players": rules.players,
+        "scoring": rules.scoring,
+        "players": n,
         "phase": state.phase,
         "deal_number": state.deal_number,
         "additional_game": bool(deal and deal.additional),
@@ -58,10 +67,15 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "opener": deal.opener if deal else None,
         "hand": None,
-        "counts": [0] * rules.players,
+        "counts": [0] * n,
+        "start": None,
         "line": [],
         "ends": None,
+        "set_aside": 0,
         "passes": [],
+        "discards": None,
+        "discard_counts": [0] * n,
+        "discarded": [],
         "legal": [],
         "last_result": None,
         "set_result": dict(state.set_result) if state.set_result else None,
@@ -70,11 +84,16 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
         return out
     if viewer is not None:
         out["hand"] = names(deal.hands[viewer])
+        out["discards"] = names(deal.discards[viewer])
     out["counts"] = [h.bit_count() for h in deal.hands]
+    out["start"] = start_of(deal)
     out["line"] = _line(deal)
     if deal.left >= 0:
         out["ends"] = {"left": deal.left, "right": deal.right}
+    out["set_aside"] = deal.set_aside.bit_count()
     out["passes"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.passes]
+    out["discard_counts"] = [d.bit_count() for d in deal.discards]
+    out["discarded"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.discard_log]
     if viewer is not None and state.turn == viewer:
         out["legal"] = _legal(state, deal, viewer)
     last = state.last_result
@@ -83,17 +102,32 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
         if state.phase == "playing":
             # A new deal is on: the previous hands are old news, but keep views free of tiles
             # that are not on the current line or in the viewer's hand.
-            del shown["hands"], shown["tile"]
+            for key in OLD_NEWS:
+                del shown[key]
         out["last_result"] = shown
     return out
 
 
 def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
     """The event as ``viewer`` may see it, or None when it may not see it at all."""
-    if event.kind in PUBLIC_EVENTS:
+    kind = event.kind
+    if kind in PUBLIC_EVENTS:
         return event.to_dict()
-    if event.kind == "deal_started":
-        # Built from the public fields only: the seed and the other hands stay on the server.
+    if kind == "discarded":
+        data = event.data
+        if viewer is not None and viewer == data["seat"]:
+            return event.to_dict()
+        # Everyone else learns who discarded on which ends, never the tile.
+        return {
+            "kind": kind,
+            "deal_number": data["deal_number"],
+            "seat": data["seat"],
+            "left": data["left"],
+            "right": data["right"],
+        }
+    if kind == "deal_started":
+        # Built from the public fields only: the seed, the other hands and the set-aside
+        # tiles stay on the server.
         data = event.data
         hands = data["hands"]
         return {
@@ -104,5 +138,7 @@ def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
             "opener": data["opener"],
             "counts": [len(h) for h in hands],
             "hand": list(hands[viewer]) if viewer is not None else None,
+            "start": data.get("start"),
+            "set_aside": len(data.get("set_aside", [])),
         }
     return None

@@ -215,3 +215,141 @@ def test_cli_exit_status(tmp_path: Path) -> None:
     proc = run_cli(str(broken))
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["error"].startswith("bad_scenario:")
+
+
+# -- Klasik (RULES.md §2): tests/engine/scenarios/klasik -----------------------------------------
+KLASIK = Path(__file__).resolve().parent / "scenarios" / "klasik"
+KLASIK_FILES = sorted(KLASIK.glob("*.json"))
+# Every Klasik option has a scenario whose expect was worked out by hand from RULES.md §2.
+KLASIK_COVERAGE = {
+    "4p-domi.json": "4 players x 6, start tile, discards, a seat places its last tile",
+    "4p-discard-out.json": "a seat discards its last tile; the lowest count still wins",
+    "4p-pass-kandang.json": "discard=false: passes, blocked by set-aside tiles",
+    "4p-discard-kandang.json": "the same deal with discards counting against the discarder",
+    "7tiles-00-opens.json": "seven_tiles: the 0-0 holder opens with it",
+    "7tiles-balak-lead.json": "seven_tiles, later deal: the lead passes to a balak holder",
+    "5p-kandang.json": "5 players x 5, start tile, 2 set aside",
+    "00-counts-25.json": "zero_zero_25, no other blank: 0-0 counts 25",
+    "00-counts-0.json": "zero_zero_25 with another blank: 0-0 counts 0",
+    "tie-lowest-tile.json": "tied counts: the lowest single tile wins",
+    "tie-lower-end.json": "tied counts and lowest-tile pips: the lower end wins",
+    "penalty.json": "penalty scoring: each seat scores its own count",
+}
+
+
+def klasik_scenario(name: str) -> dict[str, Any]:
+    scenario: dict[str, Any] = json.loads((KLASIK / name).read_text(encoding="utf-8"))
+    return scenario
+
+
+def test_every_klasik_option_has_a_scenario() -> None:
+    assert sorted(p.name for p in KLASIK_FILES) == sorted(KLASIK_COVERAGE)
+
+
+@pytest.mark.parametrize("path", KLASIK_FILES, ids=lambda p: p.name)
+def test_klasik_scenario_gives_its_expect(path: Path) -> None:
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    assert outcome(scenario) == scenario["expect"]
+
+
+def test_klasik_scenarios_through_the_cli(tmp_path: Path) -> None:
+    joined = tmp_path / "klasik.jsonl"
+    docs = [json.loads(p.read_text(encoding="utf-8")) for p in KLASIK_FILES]
+    joined.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    proc = run_cli(str(joined))
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == [d["expect"] for d in docs]
+
+
+def test_pass_and_discard_twins_differ_only_by_the_discards() -> None:
+    passed = klasik_scenario("4p-pass-kandang.json")
+    discarded = klasik_scenario("4p-discard-kandang.json")
+    assert passed["hands"] == discarded["hands"]
+    a, b = outcome(passed), outcome(discarded)
+    assert a["counts"] == b["counts"] and a["points"] == b["points"]
+    assert a["pips"][2] - b["pips"][2] == 12 + 11  # 6-6 and 5-6 went face down
+
+
+def test_klasik_discard_while_able_to_place() -> None:
+    s = klasik_scenario("4p-domi.json")
+    s["moves"][1] = {"seat": 1, "discard": "0-5"}  # seat 1 holds 6-4 for ends 6|5
+    assert error_of(s).startswith("must_place: seat 1 cannot discard 0-5: it can place")
+
+
+def test_klasik_discard_under_pass_rules() -> None:
+    s = klasik_scenario("4p-pass-kandang.json")
+    s["moves"].insert(2, {"seat": 2, "discard": "6-6"})  # seat 2 is passed over, not asked
+    assert error_of(s).startswith("not_your_turn: seat 2 cannot discard 6-6")
+    s = klasik_scenario("4p-discard-kandang.json")
+    s["rules"]["discard"] = False
+    assert error_of(s).startswith("not_your_turn:")  # seat 2 passed automatically
+    s = klasik_scenario("4p-domi.json")
+    s["rules"]["discard"] = False
+    s["moves"][0] = {"seat": 0, "discard": "2-1"}
+    assert error_of(s).startswith("discard_not_allowed: seat 0 cannot discard 1-2")
+
+
+def test_klasik_placing_when_it_must_discard() -> None:
+    s = klasik_scenario("4p-domi.json")
+    s["moves"][2] = {"seat": 2, "tile": "0-3"}
+    assert error_of(s) == (
+        "tile_does_not_fit: seat 2 cannot play 0-3: it fits no open end (ends 4|5) and must discard"
+    )
+    s["moves"][2] = {"seat": 2, "discard": "4-4"}
+    assert error_of(s).startswith("tile_not_in_hand: seat 2 cannot discard 4-4")
+
+
+def test_klasik_seven_tiles_openings() -> None:
+    s = klasik_scenario("7tiles-00-opens.json")
+    s["moves"][0] = {"seat": 0, "tile": "6-6"}
+    assert error_of(s).startswith("must_open_with_0_0: seat 0 cannot open with 6-6")
+    s = klasik_scenario("7tiles-00-opens.json")
+    s["opener"] = 1
+    assert error_of(s).startswith("must_open_with_0_0: seat 1 cannot open")
+    s = klasik_scenario("7tiles-balak-lead.json")
+    s["moves"][0] = {"seat": 2, "tile": "0-2"}
+    assert error_of(s).startswith("must_open_with_balak: seat 2 cannot open with 0-2")
+    s = klasik_scenario("7tiles-balak-lead.json")
+    s["moves"][0] = {"seat": 1, "tile": "4-0"}  # the winner holds no balak: not its lead
+    assert error_of(s).startswith("not_your_turn: seat 1 cannot play 0-4: it is seat 2's turn")
+    s = klasik_scenario("7tiles-balak-lead.json")
+    s["moves"][0] = {"seat": 2, "discard": "6-6"}
+    assert error_of(s).startswith("must_place: seat 2 cannot discard 6-6: it opens the line")
+
+
+@pytest.mark.parametrize(
+    ("name", "mutate", "message"),
+    [
+        ("4p-domi.json", lambda s: s.pop("start"), "give 'start'"),
+        ("4p-domi.json", lambda s: s.__setitem__("start", "1-0"), "is also in a hand"),
+        ("4p-domi.json", lambda s: s.__setitem__("start", "6-7"), None),
+        ("4p-domi.json", lambda s: s.pop("opener"), "random seat: give 'opener'"),
+        ("4p-domi.json", lambda s: s["set_aside"].__setitem__(0, "6-6"), "set_aside must be"),
+        ("4p-domi.json", lambda s: s["set_aside"].pop(), "set_aside must be"),
+        ("4p-domi.json", lambda s: s.__setitem__("set_aside", "0-4"), "set_aside must be a list"),
+        ("4p-domi.json", lambda s: s["hands"][0].append("0-4"), "must hold 6 tiles"),
+        ("4p-domi.json", lambda s: s["hands"].append([]), "hands must be 4 lists"),
+        ("5p-kandang.json", lambda s: s["hands"].pop(), "hands must be 5 lists"),
+        ("5p-kandang.json", lambda s: s["hands"][4].pop(), "must hold 5 tiles"),
+        ("7tiles-00-opens.json", lambda s: s.__setitem__("start", "0-0"), "no face-up start"),
+        ("4p-domi.json", lambda s: s["moves"][2].__setitem__("tile", "0-3"), "seat and tile"),
+        ("4p-domi.json", lambda s: s["moves"][2].__setitem__("end", "left"), "a discard has no"),
+        ("4p-domi.json", lambda s: s["rules"].__setitem__("players", 6), None),
+        ("4p-domi.json", lambda s: s["rules"].__setitem__("seven_tiles", "yes"), None),
+    ],
+)
+def test_malformed_klasik_scenarios(name: str, mutate: Any, message: str | None) -> None:
+    s = klasik_scenario(name)
+    mutate(s)
+    err = error_of(s)
+    assert err.split(":")[0] in {"bad_scenario", "bad_tile", "bad_rules"}, err
+    if message is not None:
+        assert message in err, err
+
+
+def test_klasik_moves_after_the_end() -> None:
+    s = klasik_scenario("4p-discard-out.json")
+    s["moves"].append({"seat": 1, "discard": "3-5"})
+    assert error_of(s).startswith(
+        "deal_over: move 21 (seat 1 discards 3-5) comes after the end of the deal"
+    )

@@ -62,7 +62,7 @@ def test_rule_choices_are_single_switches() -> None:
 @pytest.mark.parametrize(
     "settings",
     [
-        {"preset": "klasik"},
+        {"preset": "domino"},
         {"preset": "pordi", "mode": "duel"},
         {"preset": "pordi", "deals_per_set": 0},
         {"preset": "pordi", "target_points": "7"},
