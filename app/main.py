@@ -19,6 +19,7 @@ from app.api import api_router
 from app.api.errors import install_error_handlers
 from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
+from app.metrics import Metrics
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
@@ -76,6 +77,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.node_id = uuid.uuid4().hex[:12]
+    app.state.metrics = Metrics()
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
     app.state.redis = None
     app.add_middleware(
@@ -99,7 +101,9 @@ def table_manager(app: FastAPI) -> TableManager:
         bot_min_delay=settings.bot_min_delay,
         bot_max_delay=settings.bot_max_delay,
     )
-    manager = TableManager(SqlGameStore(app.state.db), clock=SystemClock(), config=config)
+    manager = TableManager(
+        SqlGameStore(app.state.db), clock=SystemClock(), config=config, metrics=app.state.metrics
+    )
     if settings.redis_url:
         from redis.asyncio import Redis
 

@@ -45,7 +45,7 @@ from prometheus_client.exposition import choose_encoder
 log = logging.getLogger(__name__)
 
 # The *_created series (one per counter and histogram) only say when the process started; the
-# process collector already does. Leaving them out halves what Prometheus stores.
+# process collector already does. Leaving them out saves a series per counter and histogram.
 disable_created_metrics()  # type: ignore[no-untyped-call]
 
 NAMESPACE = "gaple"

@@ -25,7 +25,9 @@ HOST = {403: _err("Only the host may do this")}
 STATE = {409: _err("Seat taken or the room's state forbids it")}
 BAD = {422: _err("Invalid input; `field` names it")}
 
-SeatNumber = Annotated[int, Path(ge=0, le=3, description="Seat 0..3; play passes clockwise, from seat s to s+1")]
+SeatNumber = Annotated[
+    int, Path(ge=0, le=3, description="Seat 0..3; play passes clockwise, from seat s to s+1")
+]
 
 
 def _base_url(request: Request, settings: SettingsDep) -> str:

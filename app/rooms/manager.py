@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 
+from app.metrics import Metrics
 from app.rooms.clock import Clock
 from app.rooms.cluster import Cluster, RemoteTable
 from app.rooms.connection import Connection
@@ -29,6 +30,7 @@ class TableManager:
         clock: Clock,
         config: TableConfig | None = None,
         cluster: Cluster | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -38,6 +40,8 @@ class TableManager:
         self._lock = asyncio.Lock()
         self._closing = False
         self._restorer: asyncio.Task[None] | None = None
+        self.metrics = metrics or Metrics(process=False)
+        self._lag_monitor: asyncio.Task[None] | None = None
 
     async def get(self, room_id: str) -> Table | RemoteTable | None:
         """The room's table: its actor here (created and restored from storage on first use), or,
@@ -57,7 +61,12 @@ class TableManager:
                 if owner is not None:
                     return self.cluster.remote_table(room_id, owner)
             table = Table(
-                room, store=self.store, clock=self.clock, config=self.config, on_lost=self._forget
+                room,
+                store=self.store,
+                clock=self.clock,
+                config=self.config,
+                on_lost=self._forget,
+                metrics=self.metrics,
             )
             try:
                 await table.restore()
@@ -67,23 +76,29 @@ class TableManager:
                 raise
             table.start()
             self.tables[room_id] = table
+            self.metrics.table_opened()
             if self.cluster is not None:
                 self.cluster.took_over(room_id)
+                if room.status == "playing":
+                    self.metrics.record_lease_takeover()
             return table
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.room.id) is table:
             del self.tables[table.room.id]
+            self.metrics.table_closed()
 
     async def drop(self, room_id: str, *, lost: bool) -> None:
         """Stop running a table here (``lost``: another node has it; send our clients there)."""
         table = self.tables.pop(room_id, None)
         if table is not None:
+            self.metrics.table_closed()
             await table.stop(lost=lost)
 
     async def start(self) -> None:
         """Restore the tables in play; if the database is down, keep trying in the background
         (the server still starts, and /api/health reports the outage)."""
+        self._lag_monitor = self.metrics.start_loop_lag_monitor()
         if self.cluster is not None:
             await self.cluster.start()
         try:
@@ -122,8 +137,9 @@ class TableManager:
         return restored
 
     async def aclose(self) -> None:
-        if self._restorer is not None:
-            self._restorer.cancel()
+        for task in (self._restorer, self._lag_monitor):
+            if task is not None:
+                task.cancel()
         await self.close()
 
     async def close(self) -> None:
@@ -133,6 +149,8 @@ class TableManager:
         async with self._lock:
             tables = list(self.tables.items())
             self.tables.clear()
+        for _ in tables:
+            self.metrics.table_closed()
         for room_id, table in tables:
             await table.stop()
             if self.cluster is not None:

@@ -16,12 +16,14 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import engine
+from app.metrics import Metrics
 from app.rooms.clock import Clock, Timer
 from app.rooms.connection import Connection
 from app.rooms.store import GameStore, MoveRecord, RoomInfo, StoreConflict, StoredSet
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 RULE_KEYS = ("preset", "mode", "deals_per_set", "target_points")
 CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 BOT_KIND = "heuristic"
+MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class _Gone:
 class _Message:
     conn: Connection
     message: Play | Start | NextSet | Leave | Hello
+    received: float = field(default_factory=time.perf_counter)
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class Table:
         rng: random.Random | None = None,
         new_seed: Callable[[], int] | None = None,
         on_lost: Callable[[Table], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.room = room
         self.store = store
@@ -140,6 +145,7 @@ class Table:
         self._inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_lost = on_lost
+        self.metrics = metrics or Metrics(process=False)
         self.lost = False
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -176,7 +182,7 @@ class Table:
         self._event_objs = list(events)
         self.events = [ev.to_dict() for ev in events]
         moves = [m for deal in stored.deals for m in deal.moves]
-        played = [i + 1 for i, ev in enumerate(self.events) if ev["kind"] == "played"]
+        played = [i + 1 for i, ev in enumerate(self.events) if ev["kind"] in MOVE_EVENTS]
         for seq, move in zip(played, moves, strict=True):
             if move.auto:
                 self.auto_seqs.add(seq)
@@ -243,8 +249,8 @@ class Table:
                 self._join(conn, resume)
             case _Gone(conn):
                 self._gone(conn)
-            case _Message(conn, message):
-                await self._on_message(conn, message)
+            case _Message(conn, message, received):
+                await self._on_message(conn, message, received)
             case _TurnDue(token, bot):
                 await self._turn_due(token, bot=bot)
             case _NextDeal(token):
@@ -309,12 +315,14 @@ class Table:
             self._broadcast_presence()
 
     async def _on_message(
-        self, conn: Connection, message: Play | Start | NextSet | Leave | Hello
+        self, conn: Connection, message: Play | Start | NextSet | Leave | Hello, received: float
     ) -> None:
         try:
             match message:
                 case Play():
-                    await self._play(conn, message)
+                    if await self._play(conn, message):
+                        latency = time.perf_counter() - received
+                        self.metrics.record_move("player", latency=latency)
                 case Start():
                     await self._host_start(conn)
                 case NextSet():
@@ -335,14 +343,15 @@ class Table:
             move_id = message.move_id if isinstance(message, Play) else None
             conn.send(dumps(error_message("unavailable", "try again in a moment", move_id)))
 
-    async def _play(self, conn: Connection, message: Play) -> None:
+    async def _play(self, conn: Connection, message: Play) -> bool:
+        """Apply a player's move; False when it was a resent move id (answered, not applied)."""
         seat = conn.seat
         if seat is None:
             raise TableError("spectator", "spectators cannot play")
         known = self.acks.get((seat, message.move_id))
         if known is not None:
             conn.send(self._ack_frame(message.move_id, known))
-            return
+            return False
         if self._bot_of(seat) is not None:
             raise TableError("not_your_turn", f"seat {seat} is played by a bot")
         tile = engine.Tile.parse(message.tile)
@@ -350,6 +359,7 @@ class Table:
             seat, engine.Move(tile, message.end), auto=False, move_id=message.move_id
         )
         conn.send(self._ack_frame(message.move_id, seq))
+        return True
 
     async def _host_start(self, conn: Connection) -> None:
         self._require_host(conn)
@@ -468,7 +478,7 @@ class Table:
         self.state, self.move_seq = state, self.move_seq + 1
         self._turn_started = self.clock.now()
         self._commit_events(events)
-        played_seq = next(first + i + 1 for i, ev in enumerate(events) if ev.kind == "played")
+        played_seq = first + 1  # the move's own event comes first (played, or discarded)
         if auto:
             self.auto_seqs.add(played_seq)
         if move_id is not None:
@@ -492,6 +502,7 @@ class Table:
                 return
             move = engine.BOTS[kind].choose(engine.view(self.state, seat), self.rng)
             await self._apply(seat, move, auto=False, move_id=None)
+            self.metrics.record_move("bot")
         else:
             move = engine.random_legal_move(self.state, self.rng)
             log.info(
@@ -501,6 +512,7 @@ class Table:
                 move.tile,
             )
             await self._apply(seat, move, auto=True, move_id=None)
+            self.metrics.record_move("auto")
 
     def _turn_token(self) -> tuple[int, int, int]:
         return (self.set_number, self.state.deal_number, self.move_seq)
@@ -568,7 +580,7 @@ class Table:
         shown = engine.event_view(self._event_objs[seq - 1], viewer)
         if shown is None:
             return None
-        if shown.get("kind") == "played":
+        if shown.get("kind") in MOVE_EVENTS:
             shown = {**shown, "auto": seq in self.auto_seqs}
         return dumps(
             {

@@ -14,8 +14,10 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.api.auth import authenticate_token
+from app.metrics import Metrics, Role
 from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
+from app.rooms.table import Table
 from app.settings import Settings
 from app.store.games import SqlGameStore
 from app.ws.limits import TokenBucket
@@ -88,6 +90,14 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     conn.start()
     session.conn = conn  # from now on every frame to this socket goes through its writer
     await table.join(conn, hello.resume)
+    metrics: Metrics = websocket.app.state.metrics
+    if hello.resume is not None:
+        metrics.record_reconnect()
+    if isinstance(table, Table):
+        role: Role = "spectator" if conn.seat is None else "seat"
+    else:  # relayed: the owner node decides the seat; a token is the best guess here
+        role = "seat" if player_id else "spectator"
+    metrics.connection_opened(role)
     try:
         while not conn.closed:
             message = await session.read()
@@ -98,6 +108,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             else:
                 table.message(conn, message)
     finally:
+        metrics.connection_closed(role)
         table.gone(conn)
         if not conn.closed:
             conn.shutdown(1000, "")
