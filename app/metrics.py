@@ -1,8 +1,9 @@
 """Prometheus metrics of one node, defined in one place.
 
-The live layer reports through a small API on :data:`METRICS` (the process-wide default)::
+Each app has its own :class:`Metrics` (``app.state.metrics``, made in ``create_app``); the live
+tables report through its small API::
 
-    from app.metrics import METRICS
+    METRICS = app.state.metrics
 
     METRICS.table_opened()                      # a table actor started on this node
     METRICS.table_closed()                      # ... and stopped (or was handed over)
@@ -16,9 +17,9 @@ The live layer reports through a small API on :data:`METRICS` (the process-wide 
     task = METRICS.start_loop_lag_monitor()     # in the lifespan; cancel the task at shutdown
 
 The collectors themselves are attributes too (``METRICS.moves_total`` ...) for anything the
-helpers do not cover. Every :class:`Metrics` has its own ``CollectorRegistry``, so tests (and
-several apps in one process) can build their own; ``GET /metrics`` renders
-``app.state.metrics`` when the app has one, else :data:`METRICS`. Exported names carry the
+helpers do not cover. Every :class:`Metrics` has its own ``CollectorRegistry``, so several apps
+in one process (the tests) never share counters; ``GET /metrics`` renders the app's own.
+Exported names carry the
 ``gaple_`` prefix: ``gaple_tables_live``, ``gaple_moves_total`` ... (docs/DEPLOY.md lists them).
 """
 
@@ -206,12 +207,3 @@ def _check(value: str, allowed: tuple[str, ...], label: str) -> str:
     if value not in allowed:
         raise ValueError(f"unknown {label} {value!r} (expected one of {', '.join(allowed)})")
     return value
-
-
-METRICS = Metrics()
-"""The process-wide default: what the live layer records into and ``GET /metrics`` shows."""
-
-
-def start_loop_lag_monitor(interval: float = 1.0) -> asyncio.Task[None]:
-    """:meth:`Metrics.start_loop_lag_monitor` of :data:`METRICS`."""
-    return METRICS.start_loop_lag_monitor(interval)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from app.metrics import METRICS, Metrics
+from app.metrics import Metrics
 
 router = APIRouter(tags=["metrics"])
 
 
 @router.get("/metrics", include_in_schema=False)
 async def metrics(request: Request) -> Response:
-    source: Metrics = getattr(request.app.state, "metrics", None) or METRICS
+    source: Metrics = request.app.state.metrics
     body, content_type = source.render(request.headers.get("accept"))
     return Response(body, media_type=content_type, headers={"Cache-Control": "no-store"})

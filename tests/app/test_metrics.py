@@ -13,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app import metrics as metrics_module
 from app.main import create_app
-from app.metrics import METRICS, MOVE_KINDS, ROLES, Metrics
+from app.metrics import MOVE_KINDS, ROLES, Metrics
 from app.settings import Settings
 
 METRIC_NAMES = [
@@ -158,12 +158,13 @@ def test_instances_do_not_share_state() -> None:
     assert "process_" not in second.render()[0].decode()
 
 
-async def test_the_default_instance_is_served_without_app_state(tmp_path: Path) -> None:
-    async with _app(tmp_path) as client:
-        before = (await scrape(client))[("gaple_lease_takeovers_total", ())]
-        METRICS.record_lease_takeover()
-        after = (await scrape(client))[("gaple_lease_takeovers_total", ())]
-    assert after == before + 1
+async def test_each_app_serves_its_own_registry(tmp_path: Path) -> None:
+    async with _app(tmp_path / "a") as first, _app(tmp_path / "b") as second:
+        first_app = first._transport.app  # type: ignore[attr-defined]
+        before = (await scrape(second))[("gaple_lease_takeovers_total", ())]
+        first_app.state.metrics.record_lease_takeover()
+        assert (await scrape(first))[("gaple_lease_takeovers_total", ())] == 1
+        assert (await scrape(second))[("gaple_lease_takeovers_total", ())] == before
 
 
 async def test_the_route_is_at_the_root_and_outside_the_api_docs(
@@ -187,13 +188,3 @@ async def test_loop_lag_monitor_records_a_blocked_loop(metrics: Metrics) -> None
     with pytest.raises(asyncio.CancelledError):
         await task
     assert task.get_name() == "gaple-loop-lag-monitor"
-
-
-async def test_module_level_monitor_uses_the_default_instance() -> None:
-    task = metrics_module.start_loop_lag_monitor(interval=0.5)
-    try:
-        assert not task.done()
-    finally:
-        task.cancel()
-    with pytest.raises(ValueError):
-        metrics_module.start_loop_lag_monitor(interval=0)

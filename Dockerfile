@@ -1,0 +1,65 @@
+# syntax=docker/dockerfile:1
+# Gaple Online: one app node. Production mode; the settings come from GAPLE_* variables
+# (docs/DEPLOY.md). Build: docker build -t gaple-online .   Run the migration once per release
+# (`gaple migrate`), then any number of nodes (`gaple serve`, the default command).
+
+ARG PYTHON_VERSION=3.11
+
+# --- build: wheels of the project and of every dependency ------------------------------------------
+FROM python:${PYTHON_VERSION}-slim AS build
+
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PYTHONDONTWRITEBYTECODE=1
+
+WORKDIR /src
+# Everything a wheel is built from, plus the two directories the code finds next to its package:
+# migrations/ (app/store/migrate.py) and static/ (app/main.py), which the wheel does not carry.
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY app ./app
+COPY migrations ./migrations
+COPY static ./static
+RUN pip wheel --wheel-dir /wheels .
+
+# --- runtime: the installed project, no build tools, no dev extras ---------------------------------
+FROM python:${PYTHON_VERSION}-slim AS runtime
+
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PATH=/opt/venv/bin:$PATH
+
+# The wheels and sources are bind-mounted from the build stage, so no layer keeps them.
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    --mount=type=bind,from=build,source=/src,target=/src \
+    python -m venv /opt/venv \
+ && pip install --no-index --find-links=/wheels gaple-online \
+ && site="$(python -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parents[1])')" \
+ && cp -r /src/migrations /src/static "$site"/ \
+ && gaple --help >/dev/null
+
+RUN groupadd --system --gid 10001 gaple \
+ && useradd --system --uid 10001 --gid gaple --home-dir /app --no-create-home \
+        --shell /usr/sbin/nologin gaple \
+ && mkdir -p /app/var \
+ && chown gaple:gaple /app/var
+
+WORKDIR /app
+USER 10001:10001
+
+# Production: no generated secret key, no migration at start, proxy headers trusted (from the
+# addresses in FORWARDED_ALLOW_IPS, uvicorn's variable; the compose file sets it for nginx).
+# GAPLE_SECRET_KEY has no default on purpose: a node without one refuses to start.
+ENV GAPLE_PRODUCTION=true \
+    GAPLE_DATA_DIR=/app/var
+
+EXPOSE 8000
+
+# /api/health answers 503 when the database or Redis is down; urlopen raises on it (exit 1).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=4).status != 200)"]
+
+# Exec form: gaple (uvicorn) is PID 1 and gets docker's SIGTERM itself.
+CMD ["gaple", "serve", "--host", "0.0.0.0", "--port", "8000"]
