@@ -26,6 +26,7 @@ from app.rooms.store import (
     StoredSet,
 )
 from app.store import players, rooms
+from app.store.batch import GroupCommit
 from app.store.db import Database
 from app.store.models import Deal, GameSet, Move, Room, Score, Seat
 
@@ -35,6 +36,7 @@ SEATS = 4
 class SqlGameStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._moves = GroupCommit(self._commit_moves)
 
     @asynccontextmanager
     async def _history(self) -> AsyncIterator[AsyncSession]:
@@ -115,33 +117,28 @@ class SqlGameStore:
             return row.id
 
     async def record_move(self, record: MoveRecord) -> None:
-        async with self._history() as session:
-            session.add(
-                Move(
-                    deal_id=record.deal_id,
-                    seq=record.seq,
-                    seat=record.seat,
-                    tile=record.tile,
-                    end=record.end,
-                    auto=record.auto,
-                    client_move_id=record.client_move_id,
-                    created_at=record.at,
-                )
-            )
-            if record.deal_result is not None:
-                await session.execute(
-                    update(Deal)
-                    .where(Deal.id == record.deal_id)
-                    .values(ended_at=record.at, result=record.deal_result)
-                )
-            if record.set_id is not None and record.scores is not None:
-                await _write_scores(session, set_id=record.set_id, scores=record.scores)
-            if record.set_result is not None and record.set_id is not None:
-                await session.execute(
-                    update(GameSet)
-                    .where(GameSet.id == record.set_id)
-                    .values(ended_at=record.at, result=record.set_result)
-                )
+        """Durable when it returns. Moves arriving together from many tables share a commit."""
+        await self._moves.submit(record)
+
+    async def _commit_moves(self, records: list[MoveRecord]) -> list[BaseException | None]:
+        try:
+            async with self._history() as session:
+                for record in records:
+                    await _write_move(session, record)
+            return [None] * len(records)
+        except StoreConflict:
+            if len(records) == 1:
+                raise
+        # One of them conflicts (a table that lost its lease): commit the others one by one.
+        outcomes: list[BaseException | None] = []
+        for record in records:
+            try:
+                async with self._history() as session:
+                    await _write_move(session, record)
+                outcomes.append(None)
+            except StoreConflict as exc:
+                outcomes.append(exc)
+        return outcomes
 
     async def last_set_number(self, room_id: str) -> int:
         async with self.db.session() as session:
@@ -208,6 +205,35 @@ class SqlGameStore:
         async with self.db.session() as session:
             result = await session.scalars(select(Room.id).where(Room.status == "playing"))
             return list(result)
+
+
+async def _write_move(session: AsyncSession, record: MoveRecord) -> None:
+    session.add(
+        Move(
+            deal_id=record.deal_id,
+            seq=record.seq,
+            seat=record.seat,
+            tile=record.tile,
+            end=record.end,
+            auto=record.auto,
+            client_move_id=record.client_move_id,
+            created_at=record.at,
+        )
+    )
+    if record.deal_result is not None:
+        await session.execute(
+            update(Deal)
+            .where(Deal.id == record.deal_id)
+            .values(ended_at=record.at, result=record.deal_result)
+        )
+    if record.set_id is not None and record.scores is not None:
+        await _write_scores(session, set_id=record.set_id, scores=record.scores)
+    if record.set_result is not None and record.set_id is not None:
+        await session.execute(
+            update(GameSet)
+            .where(GameSet.id == record.set_id)
+            .values(ended_at=record.at, result=record.set_result)
+        )
 
 
 async def _write_scores(session: Any, *, set_id: int, scores: list[int]) -> None:

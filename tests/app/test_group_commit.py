@@ -1,0 +1,84 @@
+"""Moves from many tables share commits, and one conflicting move does not sink the others."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import func, select
+
+from app.rooms.store import MoveRecord, StoreConflict
+from app.store import players, rooms
+from app.store.batch import GroupCommit
+from app.store.db import Database
+from app.store.games import SqlGameStore
+from app.store.models import Move
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+async def test_items_arriving_during_a_commit_share_the_next_one() -> None:
+    batches: list[list[int]] = []
+    gate = asyncio.Event()
+
+    async def commit(items: list[int]) -> list[BaseException | None]:
+        batches.append(items)
+        await gate.wait()
+        return [ValueError("odd") if i % 2 else None for i in items]
+
+    group: GroupCommit[int] = GroupCommit(commit)
+    tasks = [asyncio.create_task(group.submit(0))]
+    while not batches:  # the first commit is under way...
+        await asyncio.sleep(0)
+    tasks += [asyncio.create_task(group.submit(i)) for i in range(1, 6)]  # ...while these arrive
+    await asyncio.sleep(0)
+    gate.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    assert batches == [[0], [1, 2, 3, 4, 5]]  # the first commits at once, the rest together
+    assert [isinstance(r, ValueError) for r in results] == [i % 2 == 1 for i in range(6)]
+
+
+async def deal_ids(db: Database, count: int) -> list[int]:
+    store = SqlGameStore(db)
+    async with db.session() as session, session.begin():
+        host = await players.create_player(session, name="Host", token_hash="h" * 64)
+        room_ids = []
+        for n in range(count):
+            room = await rooms.create_room(
+                session, code=f"GRP{n:03d}", host_id=host.id, settings={"preset": "pordi"}
+            )
+            room_ids.append(room.id)
+    ids = []
+    for room_id in room_ids:
+        set_id = await store.create_set(room_id=room_id, number=1, rules={}, at=NOW)
+        ids.append(await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=NOW))
+    return ids
+
+
+def record(deal_id: int, seq: int) -> MoveRecord:
+    return MoveRecord(
+        deal_id=deal_id, seq=seq, seat=0, tile="6-6", end=None, auto=False,
+        client_move_id=None, at=NOW,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("batch", [5])
+async def test_a_conflicting_move_fails_alone(database_url: str, batch: int) -> None:
+    db = Database(database_url, secret_key="k")
+    try:
+        store = SqlGameStore(db)
+        ids = await deal_ids(db, batch)
+        await store.record_move(record(ids[0], 1))
+        # The same (deal, seq) again — what a node that lost its table would try — with others.
+        results = await asyncio.gather(
+            store.record_move(record(ids[0], 1)),
+            *(store.record_move(record(deal_id, 1)) for deal_id in ids[1:]),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], StoreConflict)
+        assert results[1:] == [None] * (batch - 1)
+        async with db.session() as session:
+            assert await session.scalar(select(func.count()).select_from(Move)) == batch
+    finally:
+        await db.dispose()
