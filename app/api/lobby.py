@@ -7,13 +7,16 @@ the live tables never see a change that could still roll back.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import engine
 from app.api.auth import hash_token, new_token
 from app.api.errors import Conflict, Forbidden, Invalid, NotFound, Unavailable
 from app.api.schemas import (
+    KLASIK_OPTIONS,
     PlayerOut,
     RoomOut,
     RoomSettings,
@@ -22,13 +25,31 @@ from app.api.schemas import (
     SeatOut,
 )
 from app.live import LiveTables
+from app.rooms.table import RULE_KEYS, rule_settings
 from app.store import players, rooms
-from app.store.models import SEATS_PER_TABLE, Player, Room
+from app.store.models import Player, Room, seat_count
 
 # No 0/O, 1/I/L: codes are read aloud and typed on phones.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 LISTED_STATUSES = ("open", "playing")
+
+# What the host leaves out, by preset. PORDI's target (7, Ganda) must never reach Klasik (100).
+PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
+    "pordi": {"target_points": 7},
+    "klasik": {
+        "target_points": 100,
+        "players": 4,
+        "seven_tiles": False,
+        "discard": True,
+        "zero_zero_25": False,
+        "scoring": "difference",
+    },
+}
+# The settings whose meaning or default depends on the preset: a PATCH that changes the preset
+# resets them to the new preset's defaults unless it sets them too.
+PRESET_DEPENDENT = ("target_points", *KLASIK_OPTIONS)
+TARGET_POINTS_MAX = {"pordi": 99, "klasik": 1000}
 
 
 def new_room_code() -> str:
@@ -44,6 +65,56 @@ def clean_name(raw: str, *, max_length: int) -> str:
     if not name.isprintable():
         raise Invalid("name must not contain control or invisible characters", field="name")
     return name
+
+
+def resolve_settings(settings: RoomSettings) -> RoomSettings:
+    """The host's settings with the preset's defaults filled in, checked by the engine.
+
+    Raises ``Invalid`` (422) naming the field: a Klasik option in a PORDI room, a target out of
+    the preset's range, or the first setting (in ``RULE_KEYS`` order) the engine refuses.
+    """
+    data = settings.model_dump()
+    preset = data["preset"]
+    if preset != "klasik":
+        for key in KLASIK_OPTIONS:
+            if data.get(key) is not None:
+                raise Invalid(f"{key} is a klasik option; this room plays {preset}", field=key)
+    for key, default in PRESET_DEFAULTS[preset].items():
+        if data.get(key) is None:
+            data[key] = default
+    top = TARGET_POINTS_MAX[preset]
+    if data["target_points"] > top:
+        raise Invalid(
+            f"target_points for {preset} is 1..{top}, not {data['target_points']}",
+            field="target_points",
+        )
+    check_rules(data)
+    return RoomSettings.model_validate(data)
+
+
+def check_rules(settings: dict[str, Any]) -> engine.RuleSet:
+    """Ask the engine whether it plays these settings; its refusal becomes a 422 on the field
+    whose value it could not accept (the first one, adding them in ``RULE_KEYS`` order)."""
+    wanted = rule_settings(settings)
+    try:
+        return engine.rules_from_settings(wanted)
+    except engine.EngineError as exc:
+        reason = exc.message
+    partial: dict[str, Any] = {}
+    for key in RULE_KEYS:
+        if key not in wanted:
+            continue
+        partial[key] = wanted[key]
+        try:
+            engine.rules_from_settings(partial)
+        except engine.EngineError as exc:
+            raise Invalid(exc.message, field=key) from None
+    raise Invalid(reason, field="preset")
+
+
+def stored_settings(settings: RoomSettings) -> dict[str, Any]:
+    """What goes into ``rooms.settings``: no key for an option the preset does not have."""
+    return settings.model_dump(exclude_none=True)
 
 
 async def create_guest(
@@ -62,6 +133,7 @@ async def create_guest(
 async def create_room(
     session: AsyncSession, *, host: Player, settings: RoomSettings, rooms_per_player: int
 ) -> Room:
+    settings = resolve_settings(settings)
     hosted = await rooms.count_hosted_rooms(session, host_id=host.id, statuses=LISTED_STATUSES)
     if hosted >= rooms_per_player:
         raise Conflict(
@@ -73,7 +145,7 @@ async def create_room(
             continue
         try:
             room = await rooms.create_room(
-                session, code=code, host_id=host.id, settings=settings.model_dump()
+                session, code=code, host_id=host.id, settings=stored_settings(settings)
             )
             await session.commit()
         except IntegrityError:  # another request took the same code meanwhile
@@ -100,8 +172,17 @@ def _require_open(room: Room) -> None:
         raise Conflict(f"the room is {room.status}", code="room_not_open")
 
 
+def _require_seat(room: Room, seat: int) -> None:
+    seats = seat_count(room.settings)
+    if not 0 <= seat < seats:
+        raise Invalid(
+            f"seat {seat} does not exist: this table has seats 0..{seats - 1}", field="seat"
+        )
+
+
 async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -> None:
     """Take an empty seat; a player already seated in this room moves (before the start)."""
+    _require_seat(room, seat)
     _require_open(room)
     taken = {s.seat: s for s in await rooms.get_seats(session, room_id=room.id)}
     current = next((s for s in taken.values() if s.player_id == player.id), None)
@@ -117,6 +198,7 @@ async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -
 async def seat_bot(
     session: AsyncSession, *, room: Room, player: Player, seat: int, kind: str
 ) -> None:
+    _require_seat(room, seat)
     _require_host(room, player)
     _require_open(room)
     if any(s.seat == seat for s in await rooms.get_seats(session, room_id=room.id)):
@@ -143,6 +225,7 @@ async def _occupy(
 
 async def leave(session: AsyncSession, *, room: Room, player: Player, seat: int) -> None:
     """Stand up from one's own seat, or (host) remove a bot."""
+    _require_seat(room, seat)
     _require_open(room)
     occupant = next(
         (s for s in await rooms.get_seats(session, room_id=room.id) if s.seat == seat), None
@@ -164,19 +247,32 @@ async def change_settings(
     _require_host(room, player)
     if room.status != "open":
         raise Conflict("settings can't change after the start", code="room_started")
-    merged = RoomSettings.model_validate({**room.settings, **patch.model_dump(exclude_none=True)})
-    await rooms.update_room(session, room=room, settings=merged.model_dump())
+    changes = patch.model_dump(exclude_none=True)
+    current = dict(room.settings)
+    if changes.get("preset", current.get("preset")) != current.get("preset"):
+        for key in PRESET_DEPENDENT:  # the new preset's defaults, unless the patch sets them
+            current.pop(key, None)
+    merged = resolve_settings(RoomSettings.model_validate({**current, **changes}))
+    seats = seat_count(merged.model_dump())
+    beyond = [s.seat for s in await rooms.get_seats(session, room_id=room.id) if s.seat >= seats]
+    if beyond:
+        # Nobody is stood up behind their back: the host frees those seats first.
+        raise Conflict(
+            f"seat {beyond[0]} is taken: free seats {seats}.. before playing with {seats} seats",
+            code="seat_in_use",
+            field="players" if "players" in changes else "preset",
+        )
+    await rooms.update_room(session, room=room, settings=stored_settings(merged))
     await session.commit()
 
 
 async def start(session: AsyncSession, *, room: Room, player: Player) -> None:
     _require_host(room, player)
     _require_open(room)
-    taken = len(await rooms.get_seats(session, room_id=room.id))
-    if taken < SEATS_PER_TABLE:
-        raise Conflict(
-            f"all {SEATS_PER_TABLE} seats must be filled ({taken} taken)", code="seats_not_filled"
-        )
+    seats = seat_count(room.settings)
+    taken = len([s for s in await rooms.get_seats(session, room_id=room.id) if s.seat < seats])
+    if taken < seats:
+        raise Conflict(f"all {seats} seats must be filled ({taken} taken)", code="seats_not_filled")
     await rooms.update_room(session, room=room, status="playing")
     await session.commit()
 
@@ -194,7 +290,7 @@ async def room_view(
     )
     by_seat = {s.seat: s for s in seats}
     seat_views = []
-    for number in range(SEATS_PER_TABLE):
+    for number in range(seat_count(room.settings)):
         s = by_seat.get(number)
         if s is None:
             seat_views.append(SeatOut(seat=number))

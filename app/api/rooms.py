@@ -11,6 +11,7 @@ from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
 from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
+from app.store.models import MAX_SEATS
 
 router = APIRouter(prefix="/rooms", tags=["rooms"])
 
@@ -26,7 +27,13 @@ STATE = {409: _err("Seat taken or the room's state forbids it")}
 BAD = {422: _err("Invalid input; `field` names it")}
 
 SeatNumber = Annotated[
-    int, Path(ge=0, le=3, description="Seat 0..3; play passes clockwise, from seat s to s+1")
+    int,
+    Path(
+        ge=0,
+        le=MAX_SEATS - 1,
+        description="Seat 0..3 (0..4 at a Klasik table of 5); play passes clockwise, from "
+        "seat s to s+1",
+    ),
 ]
 
 
@@ -136,6 +143,8 @@ async def change_settings(
 ) -> RoomOut:
     room = await lobby.load_room(session, code=code, for_update=True)
     await lobby.change_settings(session, room=room, player=player, patch=body)
+    # The live table shows the settings and, with them, the number of seats (Klasik: 4 or 5).
+    await live.seats_changed(room.id)
     return await lobby.room_view(
         session, room=room, live=live, base_url=_base_url(request, settings)
     )

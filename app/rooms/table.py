@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -31,10 +31,27 @@ from app.ws.messages import Hello, Leave, NextSet, Play, Resume, Start, dumps, e
 
 log = logging.getLogger(__name__)
 
-RULE_KEYS = ("preset", "mode", "deals_per_set", "target_points")
+# The room settings that are rules, in the order the lobby offers them to the engine when it looks
+# for the one it refuses (turn_seconds and public are the server's own).
+RULE_KEYS = (
+    "preset",
+    "mode",
+    "players",
+    "seven_tiles",
+    "discard",
+    "zero_zero_25",
+    "scoring",
+    "deals_per_set",
+    "target_points",
+)
 CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 BOT_KIND = "heuristic"
 MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
+
+
+def rule_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has."""
+    return {key: settings[key] for key in RULE_KEYS if settings.get(key) is not None}
 
 
 @dataclass(frozen=True)
@@ -394,11 +411,19 @@ class Table:
 
     async def _room_changed(self, *, started: bool) -> None:
         await self._reload_room()
+        ruled = False  # before the first set the host may change the rules (Klasik: 4 or 5 seats)
+        if self.set_number == 0 and self.state.phase == "ready":
+            rules = self._rules()
+            ruled = rules != self.state.rules
+            if ruled:
+                self.state = engine.new_match(rules)
         for conn in list(self.conns):
             seat = self.room.seat_of(conn.player_id)
             if seat != conn.seat:
                 conn.seat = seat
                 self._welcome(conn)
+                self._send_snapshot(conn)
+            elif ruled:
                 self._send_snapshot(conn)
         self._broadcast(dumps({"type": "room", "room": self.room.public(self.spectators)}))
         self._broadcast_presence()
@@ -415,9 +440,7 @@ class Table:
     # --- the game -----------------------------------------------------------------------------
 
     def _rules(self) -> engine.RuleSet:
-        return engine.rules_from_settings(
-            {k: self.room.settings[k] for k in RULE_KEYS if k in self.room.settings}
-        )
+        return engine.rules_from_settings(rule_settings(self.room.settings))
 
     async def _start_set(self) -> None:
         rules = self._rules()
@@ -596,8 +619,8 @@ class Table:
     def _broadcast_events(self, first: int) -> None:
         """Send events[first:] and then the new view to everyone.
 
-        Each distinct viewer (four seats, the spectators) is serialised once, however many sockets
-        share it.
+        Each distinct viewer (four or five seats, the spectators) is serialised once, however many
+        sockets share it.
         """
         clock = self._clock()
         by_viewer: dict[int | None, list[Connection]] = {}

@@ -28,9 +28,7 @@ from app.rooms.store import (
 from app.store import players, rooms
 from app.store.batch import GroupCommit
 from app.store.db import Database
-from app.store.models import Deal, GameSet, Move, Room, Score, Seat
-
-SEATS = 4
+from app.store.models import Deal, GameSet, Move, Room, Score, Seat, seat_count
 
 
 class SqlGameStore:
@@ -59,7 +57,7 @@ class SqlGameStore:
             )
         by_seat = {s.seat: s for s in seats}
         infos = []
-        for number in range(SEATS):
+        for number in range(seat_count(room.settings)):  # 4, or 5 (Klasik)
             row = by_seat.get(number)
             player_id = row.player_id if row else None
             infos.append(

@@ -31,7 +31,13 @@ NAMING_CONVENTION = {
 }
 
 ROOM_STATUSES = ("open", "playing", "finished")
-SEATS_PER_TABLE = 4
+SEATS_PER_TABLE = 4  # PORDI, and Klasik unless the host chose 5 players
+MAX_SEATS = 5  # Klasik with 5 players (RULES.md §2); the seats table allows 0..MAX_SEATS-1
+
+
+def seat_count(settings: dict[str, Any]) -> int:
+    """How many seats a room with these (validated) settings has: its rules' ``players``."""
+    return int(settings.get("players") or SEATS_PER_TABLE)
 
 
 def new_id() -> str:
@@ -76,7 +82,7 @@ class Seat(Base):
 
     __tablename__ = "seats"
     __table_args__ = (
-        CheckConstraint("seat >= 0 AND seat < 4", name="seat_range"),
+        CheckConstraint(f"seat >= 0 AND seat < {MAX_SEATS}", name="seat_range"),
         # Exactly one occupant: a player or a bot.
         CheckConstraint("(player_id IS NULL) <> (bot IS NULL)", name="one_occupant"),
         # One seat per player per room (NULLs, i.e. bots, don't collide).

@@ -31,7 +31,7 @@ class Play(_Incoming):
     type: Literal["play"]
     move_id: str = Field(min_length=1, max_length=64)
     tile: str = Field(min_length=3, max_length=3)
-    end: Literal["left", "right"] | None = None
+    end: Literal["left", "right", "discard"] | None = None
 
 
 class Start(_Incoming):

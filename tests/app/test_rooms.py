@@ -89,7 +89,7 @@ async def test_share_link_uses_public_url(settings, host: Guest) -> None:  # typ
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"preset": "klasik"}, "preset"),
+        ({"preset": "whist"}, "preset"),
         ({"mode": "trio"}, "mode"),
         ({"turn_seconds": 20}, "turn_seconds"),
         ({"deals_per_set": 0}, "deals_per_set"),

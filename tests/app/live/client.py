@@ -89,6 +89,7 @@ class TableClient:
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def connect(self, *, resume: bool = False) -> None:
+        self.view = self.role = None  # wait for this connection's own welcome and snapshot
         self._ws = await websockets.connect(self.url, max_size=2**20)
         hello: dict[str, Any] = {"type": "hello", "token": self.token}
         if resume:

@@ -2,6 +2,11 @@
 
 A message may name a tile only when the viewer is allowed to know where it is: the tile is in the
 viewer's own hand, or it has been placed on the line, or the deal is over (hands are revealed).
+
+Klasik (RULES.md §2, docs/RULES_CHOICES.md K2, K21): the face-up start tile named by
+``deal_started.start`` is on the line, so public. A discard is laid face down: its ``discarded``
+event names the tile to the discarder only (it was in its own hand), everyone else learns only the
+seat and the ends; the set-aside tiles are only a number. Both are revealed when the deal ends.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ def assert_no_leaks(messages: list[dict[str, Any]], seat: int | None) -> int:
     """Walk one viewer's messages in order; returns how many deals it checked."""
     own: set[str] = set()
     placed: set[str] = set()
+    start: str | None = None
+    followed = False  # saw this deal's deal_started (else it joined mid-deal)
     revealed = False
     deals = 0
     for message in messages:
@@ -52,13 +59,23 @@ def assert_no_leaks(messages: list[dict[str, Any]], seat: int | None) -> int:
         if event is not None and event["kind"] == "deal_started":
             deals += 1
             revealed = False
+            followed = True
             placed = set()
             hand = event.get("hand")
             if seat is None:
                 assert hand is None, message
             own = {_canonical(t) for t in hand or []}
+            start = event.get("start")
+            if start:  # Klasik: the face-up start tile is on the line
+                placed.add(_canonical(start))
+            assert not isinstance(event.get("set_aside"), list), message  # only how many
         if event is not None and event["kind"] == "played":
             placed.add(_canonical(event["tile"]))
+        if event is not None and event["kind"] == "discarded":
+            if event["seat"] == seat:  # its own face-down tile: it knows which
+                assert _canonical(event["tile"]) in own, (seat, message)
+            else:
+                assert "tile" not in event, (seat, message)
         if _reveals(message):
             revealed = True
         if message["type"] == "snapshot":
@@ -68,8 +85,18 @@ def assert_no_leaks(messages: list[dict[str, Any]], seat: int | None) -> int:
             elif view["phase"] == "playing":
                 hand = {_canonical(t) for t in view["hand"]}
                 if not own:  # joined mid-deal: the first snapshot is where the hand comes from
-                    own = hand
+                    own = hand | {_canonical(t) for t in view.get("discards") or []}
                 assert hand <= own, (seat, sorted(hand - own), message)
+            if seat is None:
+                assert view.get("discards") is None, message  # a spectator has no discards
+            if view["phase"] == "playing":
+                assert not isinstance(view.get("set_aside"), list), message  # only how many
+                if not followed:
+                    # Joined mid-deal: the line it never saw being laid is public; from here on
+                    # it follows the deal by its events.
+                    placed |= {_canonical(item["tile"]) for item in view["line"]}
+                    start, followed = view.get("start"), True
+                assert view.get("start") == start, (seat, start, message)
         if revealed:
             continue
         allowed = own | placed
@@ -84,3 +111,12 @@ def _reveals(message: dict[str, Any]) -> bool:
     if message["type"] == "snapshot":
         return bool(message["view"]["phase"] in ("deal_over", "set_over"))
     return False
+
+
+def discards_seen(messages: list[dict[str, Any]]) -> list[tuple[int, int, str | None]]:
+    """Every ``discarded`` event one viewer received: (deal number, seat, tile or None)."""
+    return [
+        (m["event"]["deal_number"], m["event"]["seat"], m["event"].get("tile"))
+        for m in messages
+        if m["type"] == "event" and m["event"]["kind"] == "discarded"
+    ]
