@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+if TYPE_CHECKING:
+    from app.settings import Settings
 
-def _settings():  # type: ignore[no-untyped-def]
+
+def _settings() -> Settings:
     from app.settings import get_settings
 
     try:

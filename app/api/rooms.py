@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Request, status
 
@@ -16,15 +16,16 @@ from app.store.models import MAX_SEATS
 router = APIRouter(prefix="/rooms", tags=["rooms"])
 
 
-def _err(description: str) -> dict[str, object]:
+def _err(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
 
 
-AUTH = {401: _err("Missing or invalid token")}
-ROOM = {404: _err("Unknown room code")}
-HOST = {403: _err("Only the host may do this")}
-STATE = {409: _err("Seat taken or the room's state forbids it")}
-BAD = {422: _err("Invalid input; `field` names it")}
+Responses = dict[int | str, dict[str, Any]]
+AUTH: Responses = {401: _err("Missing or invalid token")}
+ROOM: Responses = {404: _err("Unknown room code")}
+HOST: Responses = {403: _err("Only the host may do this")}
+STATE: Responses = {409: _err("Seat taken or the room's state forbids it")}
+BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 SeatNumber = Annotated[
     int,

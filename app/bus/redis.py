@@ -64,12 +64,11 @@ class RedisBus:
         await self._release(keys=[self._lease(room_id)], args=[self.node_id])
 
     async def owner(self, room_id: str) -> str | None:
-        value = await self.redis.get(self._lease(room_id))
-        return value.decode() if isinstance(value, bytes) else value
+        return _text(await self.redis.get(self._lease(room_id)))
 
     async def owners(self, room_ids: list[str]) -> list[str | None]:
         values = await self.redis.mget([self._lease(r) for r in room_ids])
-        return [v.decode() if isinstance(v, bytes) else v for v in values]
+        return [_text(v) for v in values]
 
     # --- shared counters ---------------------------------------------------------------------
 
@@ -83,7 +82,7 @@ class RedisBus:
 
     async def spectators(self) -> dict[str, int]:
         raw = await self.redis.hgetall(f"{self.prefix}spectators")
-        return {k.decode(): int(v) for k, v in raw.items()}
+        return {str(_text(k)): int(v) for k, v in raw.items()}
 
     # --- node channels --------------------------------------------------------------------------
 
@@ -142,3 +141,7 @@ class RedisBus:
             with contextlib.suppress(BaseException):
                 await task
         await self.redis.aclose()
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value

@@ -26,6 +26,7 @@ from app.ws.messages import (
     Hello,
     Leave,
     NextSet,
+    Ping,
     Play,
     ProtocolError,
     Resume,
@@ -190,9 +191,9 @@ class Cluster:
             if conn is not None:
                 conn.shutdown(int(message["code"]), str(message["reason"]))
         elif kind == "owner_gone":
-            table = self.remote.pop(message["room"], None)
-            if table is not None:
-                table.owner_lost()
+            relay = self.remote.pop(message["room"], None)
+            if relay is not None:
+                relay.owner_lost()
         elif kind == "join":
             await self._remote_join(message)
         elif kind == "msg":
@@ -201,14 +202,14 @@ class Cluster:
             hosted = self.hosted.pop(message["conn"], None)
             if hosted is not None:
                 room_id, _, conn = hosted
-                table = self.manager.tables.get(room_id)
-                if table is not None:
-                    table.gone(conn)
+                owner_table = self.manager.tables.get(room_id)
+                if owner_table is not None:
+                    owner_table.gone(conn)
                 conn.cancel()
         elif kind == "room_changed":
-            table = self.manager.tables.get(message["room"])
-            if table is not None:
-                await table.room_changed(started=bool(message["started"]))
+            owned = self.manager.tables.get(message["room"])
+            if owned is not None:
+                await owned.room_changed(started=bool(message["started"]))
 
     async def _remote_join(self, message: dict[str, Any]) -> None:
         key, node, room_id = message["conn"], message["from"], message["room"]
@@ -253,7 +254,7 @@ class Cluster:
         except ProtocolError:
             log.warning("dropping a malformed relayed message")
             return
-        if not isinstance(parsed, Hello):
+        if not isinstance(parsed, Hello | Ping):
             table.message(conn, parsed)
 
     # --- the watch: leases, counters, dead owners, tables nobody runs ----------------------------

@@ -189,7 +189,7 @@ class Table:
     def _rebuild(self, stored: StoredSet) -> None:
         rules = engine.RuleSet.from_dict(stored.rules)
         deals = [
-            (deal.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])  # type: ignore[arg-type]
+            (deal.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
             for deal in stored.deals
         ]
         state, events = engine.replay_match(rules, deals)
@@ -460,6 +460,7 @@ class Table:
         assert self.set_id is not None
         seed = self.new_seed()
         state, events = engine.start_deal(self.state, seed)
+        assert state.turn is not None  # a new deal always has someone to open it
         now = self.clock.now()
         deal_id = await self.store.create_deal(
             set_id=self.set_id, number=state.deal_number, seed=seed, opener=state.turn, at=_utc(now)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import DateTime, Dialect
 from sqlalchemy.types import TypeDecorator
@@ -30,7 +29,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             raise ValueError("naive datetimes are not stored; use datetime.now(UTC)")
         return value.astimezone(UTC)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:

@@ -22,6 +22,7 @@ from app.settings import Settings
 from app.store.games import SqlGameStore
 from app.ws.limits import TokenBucket
 from app.ws.messages import (
+    ClientMessage,
     Hello,
     Ping,
     Play,
@@ -159,7 +160,7 @@ class _Session:
             return None
         return message
 
-    async def read(self) -> object | None:
+    async def read(self) -> ClientMessage | None:
         """The next valid message, or None when the socket is gone or was closed for abuse."""
         while True:
             if self.websocket.application_state == WebSocketState.DISCONNECTED:
