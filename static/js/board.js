@@ -112,8 +112,10 @@ export function renderBoard(container, opts) {
   const width = Math.max(container.clientWidth, 120);
   const height = Math.max(container.clientHeight, 120);
   const line = opts.line || [];
-  // Tiles never grow past a comfortable size on a big screen.
-  const maxScale = Math.min(1, Math.max(0.6, Math.min(width, height * 1.8) / 900));
+  // Tiles never grow past a comfortable size on a big screen. (The height term allows a single
+  // row of full-size tiles in a box ~340 px high: on a 1366x768 desktop the board is ~290 px high,
+  // and `height * 1.8 / 900` held its tiles at the phone's size, half the hand's.)
+  const maxScale = Math.min(1, Math.max(0.6, Math.min(width / 900, height / 340)));
   const lay = bestLayout(line, opts.anchor || 0, width, height, maxScale);
   const cx = (lay.bbox.minX + lay.bbox.maxX) / 2;
   const cy = (lay.bbox.minY + lay.bbox.maxY) / 2;

@@ -1,0 +1,179 @@
+"""Fixtures for the browser end-to-end tests (issue #5).
+
+* ``e2e_server`` — one real server for the whole run (``python -m app.cli serve`` in a subprocess,
+  via ``tests.app.live.server.ServerProcess``) on a fresh SQLite file, with short deal pauses,
+  fast bots and the page's own origin allowed for the WebSocket.
+* ``browser`` — Debian's headless Chromium driven by Playwright's sync API. No Chromium means the
+  tests FAIL with a message saying so; they never skip. ``GAPLE_E2E_CHROMIUM`` points elsewhere.
+* ``open_page`` — ``page = open_page(locale="id-ID", viewport=PHONE, spectator=False)``: a new
+  browser context (its own localStorage, so its own guest) with the recording init script from
+  ``gaple.py``. Every context is closed after the test; an uncaught exception or a console
+  error on any page fails the test; when a test fails, each page's screenshot, console log and
+  state land in ``test-artifacts/failures/<test>/`` (with the server's log).
+* ``lobby_api`` — REST helper bound to the server (guests, rooms, seats, bots, start).
+
+Artifacts (screenshots) are written to ``test-artifacts/`` at the repo root (git-ignored). Set
+``GAPLE_E2E_UPDATE_DOCS=1`` to also copy the four README screenshots into ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.app.live.server import ServerProcess, free_port
+from tests.e2e.gaple import ARTIFACTS, INIT_SCRIPT, STATS, LobbyApi, Page
+
+CHROMIUM = os.environ.get("GAPLE_E2E_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.stash[_FAILED] = report.failed
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if any(STATS.values()):
+        terminalreporter.write_line(
+            "gaple e2e: " + ", ".join(f"{n} {what}" for what, n in STATS.items())
+        )
+
+
+@pytest.fixture(scope="session")
+def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    data = tmp_path_factory.mktemp("e2e-server")
+    port = free_port()
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{data / 'gaple.sqlite3'}",
+        data,
+        port=port,
+        GAPLE_ALLOWED_ORIGINS=f"http://127.0.0.1:{port},http://localhost:{port}",
+        GAPLE_ROOMS_PER_PLAYER="50",
+        # Long enough for a page to show a deal's result, short enough to keep sets quick.
+        GAPLE_DEAL_PAUSE_SECONDS="1.0",
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def lobby_api(e2e_server: ServerProcess) -> Iterator[LobbyApi]:
+    api = LobbyApi(e2e_server.base_url)
+    try:
+        yield api
+    finally:
+        api.close()
+
+
+@pytest.fixture(scope="session")
+def _playwright() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(_playwright: Any) -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(
+            f"Chromium is missing: no executable at {CHROMIUM}. The browser end-to-end tests need "
+            "Debian's chromium package (`apt-get install chromium`) or GAPLE_E2E_CHROMIUM set to "
+            "a Chromium binary; they do not download one.",
+            pytrace=False,
+        )
+    shutil.rmtree(ARTIFACTS / "failures", ignore_errors=True)  # only this run's failures
+    try:
+        chromium = _playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception as exc:  # a broken binary is as fatal as a missing one
+        pytest.fail(f"Chromium at {CHROMIUM} did not start: {exc}", pytrace=False)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(
+    browser: Any, e2e_server: ServerProcess, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Page]]:
+    contexts: list[Any] = []
+    pages: list[Page] = []
+
+    def make(
+        *,
+        locale: str = "id-ID",
+        viewport: tuple[int, int] = (1366, 768),
+        spectator: bool = False,
+        label: str | None = None,
+    ) -> Page:
+        context = browser.new_context(
+            base_url=e2e_server.base_url,
+            locale=locale,
+            viewport={"width": viewport[0], "height": viewport[1]},
+            device_scale_factor=1,
+        )
+        contexts.append(context)
+        context.set_default_timeout(15_000)
+        context.add_init_script(INIT_SCRIPT)
+        if spectator:
+            context.add_init_script("window.__gapleSpectator = true;")
+        page = Page(context.new_page(), label or f"page{len(pages)}")
+        pages.append(page)
+        return page
+
+    try:
+        yield make
+    finally:
+        if request.node.stash.get(_FAILED, False):
+            folder = ARTIFACTS / "failures" / re.sub(r"[^\w.-]+", "_", request.node.name)
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True, exist_ok=True)
+            for page in pages:
+                page.dump(folder)
+            with contextlib.suppress(OSError):
+                shutil.copyfile(e2e_server.log_path, folder / "server.log")
+        # What the DOM watcher saw on every page (a hand on a spectator page, revealed tiles
+        # during play), uncaught exceptions and console errors fail the test at teardown.
+        problems = []
+        for page in pages:
+            with contextlib.suppress(Exception):  # a page that is already gone
+                seen = page.page.evaluate("() => (window.__gaple || {}).violations || []")
+                problems += [f"{page.label}: DOM: {v}" for v in seen]
+            problems += [f"{page.label}: pageerror: {e}" for e in page.errors]
+            problems += [f"{page.label}: {c}" for c in page.console if c.startswith("error:")]
+        for context in contexts:
+            with contextlib.suppress(Exception):  # the browser may be gone after a crash
+                context.close()
+        assert not problems, "the pages logged errors:\n" + "\n".join(problems)
