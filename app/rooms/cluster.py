@@ -21,7 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from app.bus.redis import RedisBus
-from app.rooms.connection import Connection
+from app.rooms.connection import CLOSE_RECONNECT, Connection
 from app.ws.messages import (
     Hello,
     Leave,
@@ -39,13 +39,6 @@ if TYPE_CHECKING:
     from app.rooms.manager import TableManager
 
 log = logging.getLogger(__name__)
-
-CLOSE_RECONNECT = 1012
-
-
-def _send_away(conn: Connection, reason: str) -> None:
-    conn.send(dumps({"type": "bye", "reason": reason}))
-    conn.shutdown(CLOSE_RECONNECT, reason)
 
 
 class RemoteTable:
@@ -95,7 +88,7 @@ class RemoteTable:
 
     def owner_lost(self) -> None:
         for conn in list(self.conns.values()):
-            _send_away(conn, "table_moved")
+            conn.send_away("table_moved")
 
     @property
     def spectators(self) -> int:
@@ -136,7 +129,7 @@ class Cluster:
                 await self._monitor
         for table in list(self.remote.values()):
             for conn in list(table.conns.values()):
-                _send_away(conn, "draining")
+                conn.send_away("draining")
         await self.bus.close()
 
     # --- ownership ------------------------------------------------------------------------------

@@ -14,11 +14,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from app.ws.messages import dumps
+
 log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
 
 CLOSE_SLOW_CONSUMER = 1013
+CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 
 
 @dataclass(eq=False)
@@ -58,6 +61,12 @@ class Connection:
         except asyncio.QueueFull:
             log.info("connection %s too slow; dropping it", self.id)
             self.shutdown(CLOSE_SLOW_CONSUMER, "slow_consumer")
+
+    def send_away(self, reason: str) -> None:
+        """Tell the client why (a ``bye``), then close so that it reconnects: the table moved to
+        another node, or this node is draining."""
+        self.send(dumps({"type": "bye", "reason": reason}))
+        self.shutdown(CLOSE_RECONNECT, reason)
 
     def shutdown(self, code: int = 1000, reason: str = "") -> None:
         """Stop sending and close the socket from the writer task (after what is queued)."""

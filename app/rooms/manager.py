@@ -16,8 +16,7 @@ from app.rooms.clock import Clock
 from app.rooms.cluster import Cluster, RemoteTable
 from app.rooms.connection import Connection
 from app.rooms.store import GameStore
-from app.rooms.table import CLOSE_RECONNECT, Table, TableConfig
-from app.ws.messages import dumps
+from app.rooms.table import Table, TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -157,8 +156,7 @@ class TableManager:
                 await self.cluster.hand_over(room_id)
         for _, table in tables:
             for conn in list(table.conns):
-                conn.send(dumps({"type": "bye", "reason": "draining"}))
-                conn.shutdown(CLOSE_RECONNECT, "draining")
+                conn.send_away("draining")
         if self.cluster is not None:
             await self.cluster.close()
         for _, table in tables:

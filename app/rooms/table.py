@@ -44,7 +44,6 @@ RULE_KEYS = (
     "deals_per_set",
     "target_points",
 )
-CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 BOT_KIND = "heuristic"
 MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
 
@@ -254,8 +253,7 @@ class Table:
         self.lost = True
         self._cancel_timers()
         for conn in list(self.conns):
-            conn.send(dumps({"type": "bye", "reason": "table_moved"}))
-            conn.shutdown(CLOSE_RECONNECT, "table_moved")
+            conn.send_away("table_moved")
         self.conns.clear()
         if self._on_lost is not None:
             self._on_lost(self)
