@@ -596,44 +596,47 @@ class Table:
     def _server_time(self) -> int:
         return round(self.clock.now() * 1000)
 
-    def _event_frame(
-        self, seq: int, viewer: int | None, clock: dict[str, Any] | None = None
-    ) -> str | None:
+    def _event_message(
+        self, seq: int, viewer: int | None, clock: dict[str, Any] | None, server_time: int
+    ) -> dict[str, Any] | None:
         shown = engine.event_view(self._event_objs[seq - 1], viewer)
         if shown is None:
             return None
         if shown.get("kind") in MOVE_EVENTS:
             shown = {**shown, "auto": seq in self.auto_seqs}
-        return dumps(
-            {
-                "type": "event",
-                "set": self.set_number,
-                "seq": seq,
-                "event": shown,
-                "clock": clock if clock is not None else self._clock(),
-                "server_time": self._server_time(),
-            }
-        )
+        return {
+            "type": "event",
+            "set": self.set_number,
+            "seq": seq,
+            "event": shown,
+            "clock": clock,
+            "server_time": server_time,
+        }
+
+    def _event_frame(self, seq: int, viewer: int | None) -> str | None:
+        message = self._event_message(seq, viewer, self._clock(), self._server_time())
+        return None if message is None else dumps(message)
 
     def _broadcast_events(self, first: int) -> None:
         """Send events[first:] and then the new view to everyone.
 
-        Each distinct viewer (four or five seats, the spectators) is serialised once, however many
-        sockets share it.
+        Each distinct viewer (four or five seats, the spectators) is served once, however many
+        sockets share it, and an event that every viewer sees alike (most of them) is serialised
+        once for all.
         """
-        clock = self._clock()
+        clock, server_time = self._clock(), self._server_time()
         by_viewer: dict[int | None, list[Connection]] = {}
         for conn in self.conns:
             by_viewer.setdefault(conn.seat, []).append(conn)
+        serialised: dict[int, list[tuple[dict[str, Any], str]]] = {}
         for viewer, conns in by_viewer.items():
-            frames = [
-                self._event_frame(seq, viewer, clock)
-                for seq in range(first + 1, len(self.events) + 1)
-            ]
+            frames = []
+            for seq in range(first + 1, len(self.events) + 1):
+                message = self._event_message(seq, viewer, clock, server_time)
+                if message is not None:
+                    frames.append(_serialise_once(serialised.setdefault(seq, []), message))
             frames.append(self._snapshot_frame(viewer, clock))
             for frame in frames:
-                if frame is None:
-                    continue
                 for conn in conns:
                     conn.send(frame)
 
@@ -680,3 +683,13 @@ class Table:
     def _broadcast(self, frame: str) -> None:
         for conn in self.conns:
             conn.send(frame)
+
+
+def _serialise_once(done: list[tuple[dict[str, Any], str]], message: dict[str, Any]) -> str:
+    """The frame for ``message``, reusing one already made for an equal message."""
+    for other, frame in done:
+        if other == message:
+            return frame
+    frame = dumps(message)
+    done.append((message, frame))
+    return frame

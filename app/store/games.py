@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -121,8 +121,7 @@ class SqlGameStore:
     async def _commit_moves(self, records: list[MoveRecord]) -> list[BaseException | None]:
         try:
             async with self._history() as session:
-                for record in records:
-                    await _write_move(session, record)
+                await _write_moves(session, records)
             return [None] * len(records)
         except StoreConflict:
             if len(records) == 1:
@@ -132,7 +131,7 @@ class SqlGameStore:
         for record in records:
             try:
                 async with self._history() as session:
-                    await _write_move(session, record)
+                    await _write_moves(session, [record])
                 outcomes.append(None)
             except StoreConflict as exc:
                 outcomes.append(exc)
@@ -205,19 +204,29 @@ class SqlGameStore:
             return list(result)
 
 
-async def _write_move(session: AsyncSession, record: MoveRecord) -> None:
-    session.add(
-        Move(
-            deal_id=record.deal_id,
-            seq=record.seq,
-            seat=record.seat,
-            tile=record.tile,
-            end=record.end,
-            auto=record.auto,
-            client_move_id=record.client_move_id,
-            created_at=record.at,
-        )
+async def _write_moves(session: AsyncSession, records: list[MoveRecord]) -> None:
+    """Append the moves (one multi-row INSERT), then book what each of them concluded."""
+    await session.execute(
+        insert(Move),
+        [
+            {
+                "deal_id": r.deal_id,
+                "seq": r.seq,
+                "seat": r.seat,
+                "tile": r.tile,
+                "end": r.end,
+                "auto": r.auto,
+                "client_move_id": r.client_move_id,
+                "created_at": r.at,
+            }
+            for r in records
+        ],
     )
+    for record in records:
+        await _book_result(session, record)
+
+
+async def _book_result(session: AsyncSession, record: MoveRecord) -> None:
     if record.deal_result is not None:
         await session.execute(
             update(Deal)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 
@@ -107,4 +108,6 @@ def error_message(code: str, message: str, move_id: str | None = None) -> dict[s
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    # orjson: compact UTF-8 JSON, several times faster than the standard library's encoder, and
+    # every frame a table sends goes through here.
+    return orjson.dumps(message).decode()

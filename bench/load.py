@@ -1,0 +1,845 @@
+"""Load generator for the live tables (issue #7): N tables x 4 WebSocket seats playing real sets.
+
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --tables 100 --think 0 \
+        --warmup 5 --duration 20 --server-pid PID [--json out.json]
+
+It talks to the server only as a client would (docs/API.md, docs/PROTOCOL.md):
+
+1. setup (not measured): per table four guests (``POST /api/guests``), a room with long sets
+   (``deals_per_set`` 21, ``target_points`` 99), the four seats taken, four sockets connected
+   (``hello`` with each guest's token); when every table is ready, every host starts its set
+   (``POST /api/rooms/{code}/start``).
+2. play: every seat plays the engine's random bot (``engine.BOTS["random"]``) on the ``view`` of
+   the latest ``snapshot`` its own socket received, when that view says it is its turn. ``--think
+   0`` is a flood (play as soon as the snapshot arrives); ``--think 2`` waits a random human pause
+   first (exponential, mean 2 s, capped; ``--think-dist uniform`` for U(0, 2*mean)). ``--afk P``
+   makes a seat skip a turn with probability P so the turn clock auto-plays it (to measure how late
+   auto-plays land). When a set ends the host (seat 0) sends ``next_set``.
+3. measure, between ``warmup`` and ``warmup + duration`` after the start: moves/s (each move is
+   counted once, by the socket of the seat that made it), the move round trip (``play`` sent ->
+   this seat's ``played`` event, and -> the ``ack``) p50/p99/max, error frames by code,
+   auto-plays (deliberate AFK ones apart from those caused by lag), auto-play lateness after the
+   deadline, disconnects, ping/pong round trip on a few probe sockets (the server exposes no
+   event-loop lag, so this is its proxy), and, with ``--server-pid``, the server's CPU (% of one
+   core, from its CPU time over the window) and RSS (per socket, absolute and above the RSS it had
+   before the setup). The generator's own CPU is reported too: near 100% means the generator, not
+   the server, was the limit.
+
+Bounded: only loopback URLs are accepted, the table count is capped, every phase has a timeout,
+and the whole run stops by itself after setup + warmup + duration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import math
+import os
+import random
+import resource
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+import websockets
+from websockets.asyncio.client import connect as ws_connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+try:  # the engine's bot, as the issue asks; a plain uniform pick from "legal" otherwise
+    from engine import BOTS
+
+    _BOT: Any = BOTS["random"]
+except Exception:  # pragma: no cover - the engine is in the same repo
+    _BOT = None
+
+MAX_TABLES = 5000
+SEATS = 4
+HOST_SEAT = 0
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile (p in 0..100); None for no samples."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summary(values: list[float]) -> dict[str, Any]:
+    return {
+        "n": len(values),
+        "p50": _r(percentile(values, 50)),
+        "p90": _r(percentile(values, 90)),
+        "p99": _r(percentile(values, 99)),
+        "max": _r(max(values) if values else None),
+        "mean": _r(sum(values) / len(values) if values else None),
+    }
+
+
+def _r(x: float | None, nd: int = 2) -> float | None:
+    return None if x is None else round(x, nd)
+
+
+def raise_nofile(wanted: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def require_loopback(url: str) -> None:
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    sys.exit(f"load.py: only loopback targets are allowed, not {host!r}")
+
+
+class DbBackends:
+    """CPU of the PostgreSQL backends serving one database (their process title names it). They
+    are not pinned: the database's own CPU is outside the server's core, so it is reported apart."""
+
+    def __init__(self, dbname: str | None) -> None:
+        self.dbname = dbname
+        self.begin_cpu: dict[int, float] = {}
+        self.used = 0.0
+        self.t0 = self.t1 = 0.0
+
+    def per_pid(self) -> dict[int, float]:
+        import psutil
+
+        out: dict[int, float] = {}
+        for proc in psutil.process_iter(["name", "cmdline"]):
+            try:
+                title = " ".join(proc.info["cmdline"] or [])
+                if proc.info["name"] == "postgres" and f" {self.dbname} " in f" {title} ":
+                    times = proc.cpu_times()
+                    out[proc.pid] = times.user + times.system
+            except Exception:  # gone meanwhile
+                continue
+        return out
+
+    def begin(self) -> None:
+        if self.dbname:
+            self.t0, self.begin_cpu = time.perf_counter(), self.per_pid()
+
+    def end(self) -> None:
+        # Backends alive at the end count from the start (or from birth); those that exited in
+        # the window (pool overflow connections) are lost: a lower bound.
+        if self.dbname:
+            now = self.per_pid()
+            self.t1 = time.perf_counter()
+            before = self.begin_cpu
+            self.used = sum(max(0.0, cpu - before.get(pid, 0.0)) for pid, cpu in now.items())
+
+    def report(self, moves: int) -> dict[str, Any]:
+        if not self.dbname or self.t1 <= self.t0:
+            return {}
+        cpu = self.used
+        return {
+            "cpu_percent": round(100 * cpu / (self.t1 - self.t0), 1),
+            "cpu_us_per_move": round(1e6 * cpu / moves, 1) if moves else None,
+        }
+
+
+def machine_load() -> dict[str, Any]:
+    """Other work on the machine: load average and CPU pressure (PSI "some", % of time in which
+    some runnable task waited for a CPU) -- the noise behind a run's figures."""
+    out: dict[str, Any] = {}
+    with contextlib.suppress(OSError):
+        out["loadavg_1m"] = float(Path("/proc/loadavg").read_text().split()[0])
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        first = Path("/proc/pressure/cpu").read_text().splitlines()[0].split()
+        out["cpu_pressure_avg10"] = float(first[1].split("=")[1])
+    return out
+
+
+class ProcSampler:
+    """CPU and RSS of one process (the server, or this generator) over the window."""
+
+    def __init__(self, pid: int | None) -> None:
+        self.proc = None
+        if pid is not None:
+            import psutil
+
+            self.proc = psutil.Process(pid)
+        self.rss_samples: list[int] = []
+        self.cpu_samples: list[float] = []
+        self._t0 = self._cpu0 = 0.0
+        self._t1 = self._cpu1 = 0.0
+        self._last: tuple[float, float] | None = None
+        self._main0 = self._main1 = 0.0
+        self.threads = 0
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        t = self.proc.cpu_times()
+        return float(t.user + t.system)
+
+    def rss(self) -> int:
+        return int(self.proc.memory_info().rss) if self.proc is not None else 0
+
+    def main_thread_cpu(self) -> float:
+        """CPU seconds of the main thread (the event loop); the rest is other threads, e.g.
+        aiosqlite's one thread per SQLite connection."""
+        assert self.proc is not None
+        for t in self.proc.threads():
+            if t.id == self.proc.pid:
+                return float(t.user_time + t.system_time)
+        return 0.0
+
+    def begin(self) -> None:
+        if self.proc is None:
+            return
+        self._main0 = self.main_thread_cpu()
+        self._t0, self._cpu0 = time.perf_counter(), self.cpu_seconds()
+        self._last = (self._t0, self._cpu0)
+
+    def sample(self) -> None:
+        if self.proc is None:
+            return
+        now, cpu = time.perf_counter(), self.cpu_seconds()
+        if self._last is not None and now > self._last[0]:
+            self.cpu_samples.append(100 * (cpu - self._last[1]) / (now - self._last[0]))
+        self._last = (now, cpu)
+        self.rss_samples.append(self.rss())
+
+    def end(self) -> None:
+        if self.proc is None:
+            return
+        self._t1, self._cpu1 = time.perf_counter(), self.cpu_seconds()
+        self._main1 = self.main_thread_cpu()
+        self.rss_samples.append(self.rss())
+        self.threads = self.proc.num_threads()
+
+    def report(self, sockets: int, baseline_rss: int, moves: int = 0) -> dict[str, Any]:
+        if self.proc is None:
+            return {}
+        wall = max(1e-9, self._t1 - self._t0)
+        cpu = self._cpu1 - self._cpu0
+        rss_end = self.rss_samples[-1] if self.rss_samples else 0
+        rss_max = max(self.rss_samples) if self.rss_samples else 0
+        return {
+            "cpu_percent": round(100 * cpu / wall, 1),
+            "main_thread_cpu_percent": round(100 * (self._main1 - self._main0) / wall, 1),
+            "threads": self.threads,
+            # CPU time per move: robust to other load on the machine (a starved process makes
+            # fewer moves but spends about the same CPU on each); 1e6 / it is the moves/s one
+            # whole core would sustain if CPU were the only limit.
+            "cpu_us_per_move": round(1e6 * cpu / moves, 1) if moves else None,
+            "moves_per_cpu_s": round(moves / cpu, 1) if cpu > 0 else None,
+            "cpu_percent_max_1s": round(max(self.cpu_samples), 1) if self.cpu_samples else None,
+            "rss_mb": round(rss_end / 2**20, 1),
+            "rss_max_mb": round(rss_max / 2**20, 1),
+            "rss_baseline_mb": round(baseline_rss / 2**20, 1),
+            "rss_kb_per_socket": round(rss_end / 1024 / sockets, 1) if sockets else None,
+            "rss_delta_kb_per_socket": (
+                round((rss_end - baseline_rss) / 1024 / sockets, 1) if sockets else None
+            ),
+        }
+
+
+class MetricsScraper:
+    """What the server says about itself on ``GET /metrics`` (Prometheus text), if it has it: the
+    event-loop lag gauge (sampled each second) and the move-latency histogram (the window's
+    difference: receive -> broadcast inside the server, as bucket upper bounds)."""
+
+    LAG = "gaple_event_loop_lag_seconds"
+    HIST = "gaple_move_latency_seconds_bucket"
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.available: bool | None = None
+        self.lag_ms: list[float] = []
+        self.hist0: dict[float, float] = {}
+        self.hist1: dict[float, float] = {}
+
+    async def scrape(self, http: httpx.AsyncClient) -> dict[float, float] | None:
+        if self.available is False:
+            return None
+        try:
+            response = await http.get(f"{self.base}/metrics", timeout=5)
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200:
+            self.available = False
+            return None
+        self.available = True
+        hist: dict[float, float] = {}
+        for line in response.text.splitlines():
+            if line.startswith(self.LAG + " "):
+                self.lag_ms.append(1000 * float(line.split()[-1]))
+            elif line.startswith(self.HIST + "{"):
+                le = line.split('le="', 1)[1].split('"', 1)[0]
+                hist[math.inf if le == "+Inf" else float(le)] = float(line.split()[-1])
+        return hist
+
+    def report(self) -> dict[str, Any]:
+        if not self.available:
+            return {"available": False}
+        if not any(self.lag_ms) and not any(self.hist1.values()):
+            # /metrics answers, but nothing feeds these series (the lag monitor is not started
+            # and moves are not recorded): all zeros would read as "no lag".
+            return {"available": False, "note": "/metrics has the series but they stay at 0"}
+        out: dict[str, Any] = {"available": True, "loop_lag_ms": summary(self.lag_ms)}
+        delta = sorted((le, self.hist1.get(le, 0) - self.hist0.get(le, 0)) for le in self.hist1)
+        total = delta[-1][1] if delta else 0
+        if total > 0:
+            for q in (50, 99):
+                le = next(le for le, n in delta if n >= total * q / 100)
+                out[f"move_latency_p{q}_le_ms"] = None if le == math.inf else round(le * 1000, 1)
+            out["move_latency_n"] = int(total)
+        return out
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+class Run:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.window = (math.inf, math.inf)
+        self.stopping = False
+        self.rng = random.Random(args.seed)
+        # results
+        self.rt_event: list[float] = []
+        self.rt_ack: list[float] = []
+        self.pings: list[float] = []
+        self.moves = 0  # every move, counted once (by the seat that made it), in the window
+        self.moves_total = 0
+        self.own_moves = 0  # the generator's own plays confirmed in the window
+        self.auto_afk = 0
+        self.auto_lag = 0
+        self.auto_late_server: list[float] = []  # event server_time - deadline (ms)
+        self.auto_late_client: list[float] = []  # arrival (wall clock) - deadline (ms)
+        self.errors: Counter[str] = Counter()  # in the window
+        self.errors_total: Counter[str] = Counter()
+        self.race_errors = 0  # refusals of a move that lost the race against the clock
+        self.disconnects: Counter[str] = Counter()
+        self.byes: Counter[str] = Counter()
+        self.frames_in = 0
+        self.bytes_in = 0
+        self.sets_restarted = 0
+        self.deals_started = 0
+
+    def in_window(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+    def think(self) -> float:
+        mean = self.args.think
+        if mean <= 0:
+            return 0.0
+        if self.args.think_dist == "uniform":
+            return self.rng.uniform(0, 2 * mean)
+        return min(self.rng.expovariate(1 / mean), self.args.think_cap)
+
+
+class SeatClient:
+    def __init__(self, run: Run, table: Table, seat: int, token: str) -> None:
+        self.run = run
+        self.table = table
+        self.seat = seat
+        self.token = token
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+        self.view: dict[str, Any] | None = None
+        self.set = 0
+        self.seq = 0
+        self.my_deadline: float | None = None  # ms, from the latest clock naming this seat
+        self.acted_on: tuple[int, int] | None = None  # (set, seq) of the view we played from
+        self.retries = 0
+        self.retry_key: tuple[int, int] | None = None
+        self.thinking: asyncio.TimerHandle | None = None
+        self.afk: tuple[int, int] | None = None
+        self.outstanding: tuple[str, float] | None = None  # (move_id, perf_counter at send)
+        self.lost: set[str] = set()  # move ids that an auto-play beat
+        self.next_set_sent = -1
+        self.ids = 0
+        self.ping_task: asyncio.Task[None] | None = None
+        self.sends: set[asyncio.Task[None]] = set()
+
+    # --- socket ---------------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.ws = await ws_connect(
+            self.table.ws_url,
+            compression=None,  # the server has per-message-deflate off; do not offer it
+            max_size=2**20,
+            open_timeout=60,
+            ping_interval=None,  # the server pings (uvicorn's keepalive); no extra traffic
+            close_timeout=2,
+        )
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        await asyncio.wait_for(self.ready.wait(), 60)
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.ws is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._send(json.dumps(message)))
+        self.sends.add(task)
+        task.add_done_callback(self.sends.discard)
+
+    async def _send(self, text: str) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(text)
+
+    async def _read(self) -> None:
+        run = self.run
+        try:
+            async for frame in self.ws:
+                run.frames_in += 1
+                run.bytes_in += len(frame)
+                self.on_message(json.loads(frame))
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            if not run.stopping:
+                rcvd = self.ws.close_code if self.ws is not None else None
+                run.disconnects[str(rcvd)] += 1
+            self.ready.set()
+
+    async def close(self) -> None:
+        if self.thinking is not None:
+            self.thinking.cancel()
+        if self.ping_task is not None:
+            self.ping_task.cancel()
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
+        if self.reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.reader, 5)
+
+    async def ping_loop(self, interval: float) -> None:
+        # A probe: pong is answered by the socket endpoint without touching the table, so its round
+        # trip shows how long a frame waits for the server's event loop.
+        while not self.run.stopping:
+            await asyncio.sleep(interval * (0.5 + self.run.rng.random()))
+            self.send({"type": "ping", "t": time.perf_counter()})
+
+    # --- protocol -------------------------------------------------------------------------------
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        now = time.perf_counter()
+        run = self.run
+        if kind == "snapshot":
+            self.view = msg["view"]
+            self.set, self.seq = msg["set"], msg["seq"]
+            self._note_clock(msg.get("clock"))
+            self.ready.set()
+            self.maybe_act()
+        elif kind == "event":
+            ev = msg["event"]
+            ek = ev["kind"]
+            if ek == "played" and ev["seat"] == self.seat:
+                self._own_played(msg, ev, now)
+            elif ek == "deal_started" and self.seat == HOST_SEAT and run.in_window(now):
+                run.deals_started += 1
+        elif kind == "ack":
+            if self.outstanding is not None and msg["move_id"] == self.outstanding[0]:
+                if run.in_window(now):
+                    run.rt_ack.append((now - self.outstanding[1]) * 1000)
+                self.outstanding = None
+                self.maybe_act()
+        elif kind == "error":
+            code = msg.get("code", "?")
+            move_id = msg.get("move_id")
+            if move_id is not None and move_id in self.lost:
+                run.race_errors += 1
+                self.lost.discard(move_id)
+                return
+            run.errors_total[code] += 1
+            if run.in_window(now):
+                run.errors[code] += 1
+            if self.outstanding is not None and move_id == self.outstanding[0]:
+                self.outstanding = None
+                if self.retries < 3:  # try again from the same view
+                    self.retries += 1
+                    self.acted_on = None
+                    self.maybe_act()
+        elif kind == "pong":
+            t = msg.get("t")
+            if isinstance(t, float) and run.in_window(now):
+                run.pings.append((now - t) * 1000)
+        elif kind == "bye":
+            run.byes[str(msg.get("reason"))] += 1
+
+    def _note_clock(self, clock: dict[str, Any] | None) -> None:
+        if clock is not None and clock.get("seat") == self.seat:
+            self.my_deadline = float(clock["deadline"])
+
+    def _own_played(self, msg: dict[str, Any], ev: dict[str, Any], now: float) -> None:
+        run = self.run
+        in_window = run.in_window(now)
+        run.moves_total += 1
+        if in_window:
+            run.moves += 1
+        if ev.get("auto"):
+            deliberate = self.afk is not None and self.afk[0] == self.set
+            if in_window:
+                if deliberate:
+                    run.auto_afk += 1
+                else:
+                    run.auto_lag += 1
+                if self.my_deadline is not None:
+                    run.auto_late_server.append(float(msg["server_time"]) - self.my_deadline)
+                    run.auto_late_client.append(time.time() * 1000 - self.my_deadline)
+            self.afk = None
+            if self.thinking is not None:
+                self.thinking.cancel()
+                self.thinking = None
+            if self.outstanding is not None:  # our move lost the race; its refusal is expected
+                self.lost.add(self.outstanding[0])
+                self.outstanding = None
+            return
+        if self.outstanding is not None and in_window:
+            run.own_moves += 1
+            run.rt_event.append((now - self.outstanding[1]) * 1000)
+
+    def maybe_act(self) -> None:
+        run = self.run
+        view = self.view
+        if run.stopping or view is None or self.outstanding is not None or self.thinking:
+            return
+        phase = view.get("phase")
+        if phase == "set_over":
+            if self.seat == HOST_SEAT and self.next_set_sent != self.set:
+                self.next_set_sent = self.set
+                run.sets_restarted += 1
+                self.send({"type": "next_set"})
+            return
+        if phase != "playing" or view.get("turn") != self.seat or not view.get("legal"):
+            return
+        key = (self.set, self.seq)
+        if key == self.acted_on:
+            return
+        self.acted_on = key
+        if key != self.retry_key:
+            self.retry_key, self.retries = key, 0
+        if run.args.afk > 0 and run.rng.random() < run.args.afk:
+            self.afk = key  # let the clock play this turn
+            return
+        delay = run.think()
+        if delay <= 0:
+            self.play_now(key)
+        else:
+            self.thinking = asyncio.get_running_loop().call_later(delay, self.play_now, key)
+
+    def play_now(self, key: tuple[int, int]) -> None:
+        self.thinking = None
+        view = self.view
+        if self.run.stopping or view is None or (self.set, self.seq) != key:
+            return  # the table moved on meanwhile (e.g. the clock played this turn)
+        legal = view.get("legal") or []
+        if view.get("turn") != self.seat or not legal:
+            return
+        if _BOT is not None:
+            move = _BOT.choose(view, self.run.rng)
+            tile, end = str(move.tile), move.end
+        else:  # pragma: no cover
+            option = legal[self.run.rng.randrange(len(legal))]
+            tile, end = option["tile"], option["end"]
+        self.ids += 1
+        move_id = f"s{self.seat}-{self.ids}"
+        message: dict[str, Any] = {"type": "play", "move_id": move_id, "tile": tile}
+        if end in ("left", "right"):
+            message["end"] = end
+        self.outstanding = (move_id, time.perf_counter())
+        self.send(message)
+
+
+class Table:
+    def __init__(self, index: int, ws_base: str) -> None:
+        self.index = index
+        self.ws_base = ws_base
+        self.code = ""
+        self.tokens: list[str] = []
+        self.seats: list[SeatClient] = []
+
+    @property
+    def ws_url(self) -> str:
+        return f"{self.ws_base}/ws/rooms/{self.code}"
+
+
+async def _post(http: httpx.AsyncClient, path: str, token: str | None = None, **kw: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    for attempt in range(4):
+        try:
+            response = await http.post(path, headers=headers, **kw)
+        except httpx.TransportError:
+            if attempt == 3:
+                raise
+            await asyncio.sleep(0.5 * (attempt + 1))
+            continue
+        if response.status_code >= 500 and attempt < 3:
+            await asyncio.sleep(0.5 * (attempt + 1))
+            continue
+        if response.status_code >= 400:
+            raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:300]}")
+        return response.json()
+    raise RuntimeError(f"POST {path}: gave up")
+
+
+async def setup_table(run: Run, http: httpx.AsyncClient, table: Table) -> None:
+    args = run.args
+    guests = await asyncio.gather(
+        *(
+            _post(http, "/api/guests", json={"name": f"t{table.index}s{seat}"})
+            for seat in range(SEATS)
+        )
+    )
+    table.tokens = [g["token"] for g in guests]
+    settings = {
+        "mode": args.mode,
+        "turn_seconds": args.turn_seconds,
+        "deals_per_set": 21,
+        "target_points": 99,
+        "public": False,
+    }
+    room = await _post(http, "/api/rooms", table.tokens[HOST_SEAT], json=settings)
+    table.code = room["code"]
+    for seat in range(SEATS):
+        await _post(http, f"/api/rooms/{table.code}/seats/{seat}", table.tokens[seat])
+    table.seats = [SeatClient(run, table, seat, table.tokens[seat]) for seat in range(SEATS)]
+    await asyncio.gather(*(s.connect() for s in table.seats))
+
+
+async def run_load(args: argparse.Namespace) -> dict[str, Any]:
+    require_loopback(args.url)
+    if not 1 <= args.tables <= MAX_TABLES:
+        sys.exit(f"load.py: --tables must be 1..{MAX_TABLES}")
+    sockets = args.tables * SEATS
+    nofile = raise_nofile(sockets + 1024)
+    if nofile < sockets + 64:
+        sys.exit(f"load.py: open-file limit {nofile} is too low for {sockets} sockets")
+
+    run = Run(args)
+    server = ProcSampler(args.server_pid)
+    me = ProcSampler(os.getpid())
+    baseline_rss = server.rss()
+    base = args.url.rstrip("/")
+    ws_base = "ws" + base[len("http") :]
+    tables = [Table(i, ws_base) for i in range(args.tables)]
+
+    t_setup = time.perf_counter()
+    sem = asyncio.Semaphore(args.setup_concurrency)
+    limits = httpx.Limits(max_connections=args.setup_concurrency * 4)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+
+        async def one(table: Table) -> None:
+            async with sem:
+                await setup_table(run, http, table)
+
+        await asyncio.wait_for(asyncio.gather(*(one(t) for t in tables)), args.setup_timeout)
+        setup_seconds = time.perf_counter() - t_setup
+        rss_idle = server.rss()
+
+        # Start every table at (nearly) the same moment.
+        t_start = time.perf_counter()
+        start_sem = asyncio.Semaphore(args.setup_concurrency * 2)
+
+        async def start(table: Table) -> None:
+            async with start_sem:
+                await _post(http, f"/api/rooms/{table.code}/start", table.tokens[HOST_SEAT])
+
+        await asyncio.wait_for(asyncio.gather(*(start(t) for t in tables)), args.setup_timeout)
+        start_seconds = time.perf_counter() - t_start
+
+    t0 = time.perf_counter()
+    run.window = (t0 + args.warmup, t0 + args.warmup + args.duration)
+    probes = [t.seats[HOST_SEAT] for t in tables[: args.ping_sockets]]
+    if args.ping_interval > 0:
+        for probe in probes:
+            probe.ping_task = asyncio.get_running_loop().create_task(
+                probe.ping_loop(args.ping_interval)
+            )
+
+    await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))
+    # bench/run.py waits for this line to attach a profiler for the window only.
+    print(f"load: window open for {args.duration:g} s", flush=True)
+    load_before = machine_load()
+    scraper = MetricsScraper(base)
+    dbcpu = DbBackends(args.db_name)
+    async with httpx.AsyncClient() as mhttp:
+        scraper.hist0 = await scraper.scrape(mhttp) or {}
+        server.begin()
+        me.begin()
+        dbcpu.begin()
+        while time.perf_counter() < run.window[1]:
+            await asyncio.sleep(min(1.0, max(0.0, run.window[1] - time.perf_counter())))
+            server.sample()
+            me.sample()
+            if time.perf_counter() < run.window[1]:
+                await scraper.scrape(mhttp)
+        server.end()
+        me.end()
+        dbcpu.end()
+        scraper.hist1 = await scraper.scrape(mhttp) or {}
+    run.stopping = True
+
+    all_seats = [s for t in tables for s in t.seats]
+    await asyncio.wait_for(
+        asyncio.gather(*(s.close() for s in all_seats), return_exceptions=True), 60
+    )
+
+    duration = run.window[1] - run.window[0]
+    report: dict[str, Any] = {
+        "target": args.label or args.url,
+        "tables": args.tables,
+        "sockets": sockets,
+        "think": args.think,
+        "think_dist": args.think_dist if args.think > 0 else None,
+        "afk": args.afk,
+        "turn_seconds": args.turn_seconds,
+        "mode": args.mode,
+        "warmup_s": args.warmup,
+        "duration_s": round(duration, 2),
+        "setup_s": round(setup_seconds, 1),
+        "start_s": round(start_seconds, 2),
+        "moves": run.moves,
+        "moves_per_s": round(run.moves / duration, 1),
+        "rt_event_ms": summary(run.rt_event),
+        "rt_ack_ms": summary(run.rt_ack),
+        "ping_ms": summary(run.pings),
+        "errors": sum(run.errors.values()),
+        "errors_by_code": dict(run.errors),
+        "errors_total_run": dict(run.errors_total),
+        "race_refusals": run.race_errors,
+        "auto_plays_lag": run.auto_lag,
+        "auto_plays_afk": run.auto_afk,
+        "auto_late_server_ms": summary(run.auto_late_server),
+        "auto_late_client_ms": summary(run.auto_late_client),
+        "disconnects": sum(run.disconnects.values()),
+        "disconnects_by_code": dict(run.disconnects),
+        "byes": dict(run.byes),
+        "frames_in": run.frames_in,
+        "bytes_per_move_in": round(run.bytes_in / max(1, run.moves_total), 1),
+        "deals_started": run.deals_started,
+        "next_sets": run.sets_restarted,
+        "server": server.report(sockets, baseline_rss, run.moves),
+        "server_metrics": scraper.report(),
+        "db_backends": dbcpu.report(run.moves),
+        "server_rss_idle_mb": round(rss_idle / 2**20, 1) if args.server_pid else None,
+        "generator": me.report(sockets, 0, run.moves),
+        "machine": {"load_before": load_before, "load_after": machine_load()},
+    }
+    return report
+
+
+def print_report(r: dict[str, Any]) -> None:
+    s = r.get("server") or {}
+    g = r.get("generator") or {}
+    ev, ack, ping = r["rt_event_ms"], r["rt_ack_ms"], r["ping_ms"]
+    print(
+        f"[{r['target']}] tables={r['tables']} sockets={r['sockets']} think={r['think']} "
+        f"window={r['duration_s']}s setup={r['setup_s']}s"
+    )
+    print(f"  moves/s            {r['moves_per_s']}  ({r['moves']} moves)")
+    print(f"  rt play->event ms  p50 {ev['p50']}  p99 {ev['p99']}  max {ev['max']}  (n={ev['n']})")
+    print(f"  rt play->ack ms    p50 {ack['p50']}  p99 {ack['p99']}  max {ack['max']}")
+    print(f"  ping->pong ms      p50 {ping['p50']}  p99 {ping['p99']}  max {ping['max']}")
+    print(
+        f"  errors {r['errors']} {r['errors_by_code']}  auto-plays: lag {r['auto_plays_lag']} "
+        f"afk {r['auto_plays_afk']}  disconnects {r['disconnects']} {r['disconnects_by_code']}"
+    )
+    late = r["auto_late_server_ms"]
+    if late["n"]:
+        print(
+            f"  auto-play after deadline ms (server_time) p50 {late['p50']} p99 {late['p99']} "
+            f"max {late['max']}; at the client p99 {r['auto_late_client_ms']['p99']}"
+        )
+    if s:
+        print(
+            f"  server CPU {s['cpu_percent']}% (1 s max {s['cpu_percent_max_1s']}%)  "
+            f"RSS {s['rss_mb']} MB ({s['rss_kb_per_socket']} KB/socket; "
+            f"{s['rss_delta_kb_per_socket']} KB/socket above the "
+            f"{s['rss_baseline_mb']} MB baseline)"
+        )
+    if s:
+        print(
+            f"  server CPU per move {s['cpu_us_per_move']} us  ({s['moves_per_cpu_s']} moves "
+            f"per CPU-second); event-loop thread {s['main_thread_cpu_percent']}% of a core, "
+            f"{s['threads']} threads"
+        )
+    if g:
+        print(f"  generator CPU {g['cpu_percent']}%  bytes in per move {r['bytes_per_move_in']}")
+    db = r.get("db_backends") or {}
+    if db:
+        print(f"  PostgreSQL backends CPU {db['cpu_percent']}% ({db['cpu_us_per_move']} us/move)")
+    sm = r.get("server_metrics") or {}
+    if sm.get("available"):
+        print(
+            f"  server /metrics: loop lag ms {sm['loop_lag_ms']}; move latency p50 <= "
+            f"{sm.get('move_latency_p50_le_ms')} p99 <= {sm.get('move_latency_p99_le_ms')} ms"
+        )
+    m = r.get("machine") or {}
+    print(f"  machine load before/after: {m.get('load_before')} / {m.get('load_after')}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--url", default="http://127.0.0.1:8000")
+    p.add_argument("--tables", type=int, default=25)
+    p.add_argument("--duration", type=float, default=20.0, help="measured seconds")
+    p.add_argument("--warmup", type=float, default=5.0, help="seconds after the start, unmeasured")
+    p.add_argument("--think", type=float, default=0.0, help="0: flood; else mean pause (s)")
+    p.add_argument("--think-dist", choices=["exponential", "uniform"], default="exponential")
+    p.add_argument("--think-cap", type=float, default=10.0, help="longest exponential pause (s)")
+    p.add_argument("--afk", type=float, default=0.0, help="chance a seat lets the clock play")
+    p.add_argument("--turn-seconds", type=int, default=60, choices=[15, 30, 60])
+    p.add_argument("--mode", default="tunggal", choices=["tunggal", "ganda"])
+    p.add_argument("--server-pid", type=int, default=None)
+    p.add_argument("--ping-sockets", type=int, default=8, help="host sockets that also ping")
+    p.add_argument("--ping-interval", type=float, default=0.25)
+    p.add_argument("--setup-concurrency", type=int, default=16)
+    p.add_argument("--setup-timeout", type=float, default=600.0)
+    p.add_argument("--db-name", default=None, help="PostgreSQL database: report its backends' CPU")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--label", default="", help="name of the target in the report")
+    p.add_argument("--json", default=None, help="write the report as JSON here ('-': stdout)")
+    p.add_argument("--no-uvloop", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.think_cap >= args.turn_seconds:
+        args.think_cap = args.turn_seconds / 2
+    if not args.no_uvloop:
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    budget = args.setup_timeout * 2 + args.warmup + args.duration + 120
+    report = asyncio.run(asyncio.wait_for(run_load(args), budget))
+    print_report(report)
+    if args.json == "-":
+        print(json.dumps(report, indent=2))
+    elif args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,385 @@
+"""The ceiling for bench/load.py: a bare relay on the game server's stack, no rules, no database.
+
+    .venv/bin/python bench/relay.py --port 8100
+
+Same stack and transport settings as ``gaple serve`` (app/cli.py): a FastAPI app run by
+``uvicorn.run`` with the default (auto) loop, HTTP and WebSocket implementations (uvloop,
+httptools, websockets-sansio when installed, as for the game server), per-message-deflate off and
+the same ``ws_max_size`` (16 x ``GAPLE_MAX_WS_FRAME_BYTES``). It speaks just enough of
+docs/API.md and docs/PROTOCOL.md for the load generator to drive it exactly as it drives the game:
+
+* REST stubs, all in memory: ``POST /api/guests``, ``POST /api/rooms``,
+  ``POST /api/rooms/{code}/seats/{seat}``, ``POST /api/rooms/{code}/start``,
+  ``GET /api/rooms/{code}``, ``GET /api/health``.
+* ``/ws/rooms/{code}``: ``hello`` is answered with ``welcome``, ``snapshot`` and ``presence``.
+  A ``play`` (from anyone, in any order: no rules) is relayed as the game would: one ``played``
+  event serialised once and sent to the table's sockets, then a snapshot per seat (each viewer
+  serialised once, as the game does) whose fake view gives the turn to the next seat with a
+  one-tile ``legal`` list, then the ``ack`` to the sender. The fake view has the real view's
+  fields and a line that grows and resets like a deal, so frames are about as large as the game's.
+  ``ping`` gets ``pong``; ``next_set`` and ``start`` restart the fake set.
+
+Frames are parsed with ``json.loads`` (no pydantic) and written straight to the socket (no
+per-socket writer task); there is no rate limit and no origin check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import JSONResponse
+from starlette.websockets import WebSocketDisconnect
+
+SEATS = 4
+TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+DEAL_LENGTH = 20  # placements before the fake line starts over
+
+
+def dumps(message: dict[str, Any]) -> str:
+    # The game server's serialiser (app.ws.messages.dumps), copied so the relay imports no app code.
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class Room:
+    id: str
+    code: str
+    host_id: str
+    host_name: str
+    settings: dict[str, Any]
+    seats: list[str | None] = field(default_factory=lambda: [None] * SEATS)
+    names: list[str | None] = field(default_factory=lambda: [None] * SEATS)
+    status: str = "open"
+    sockets: dict[int, WebSocket] = field(default_factory=dict)
+    set: int = 0
+    seq: int = 0
+    turn: int = 0
+    line: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[int] = field(default_factory=lambda: [0] * SEATS)
+    deadline: float = 0.0
+    timer: asyncio.TimerHandle | None = None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host_id": self.host_id,
+            "settings": self.settings,
+            "seats": [
+                {"seat": i, "player_id": self.seats[i], "name": self.names[i], "bot": None}
+                for i in range(SEATS)
+            ],
+        }
+
+    def out(self) -> dict[str, Any]:
+        """The REST room shape (docs/API.md)."""
+        taken = sum(1 for p in self.seats if p is not None)
+        return {
+            "id": self.id,
+            "code": self.code,
+            "share_link": f"/r/{self.code}",
+            "status": self.status,
+            "host": {"player_id": self.host_id, "name": self.host_name},
+            "settings": self.settings,
+            "seats": [
+                {"seat": i, "player_id": self.seats[i], "name": self.names[i], "bot": None}
+                for i in range(SEATS)
+            ],
+            "seats_taken": taken,
+            "spectators": 0,
+            "created_at": "2025-01-01T00:00:00Z",
+        }
+
+    def arm(self) -> None:
+        """The turn clock, as the game has it: when it runs out the seat's first tile is played
+        for it (``auto``), so AFK seats in the load do not stall the relay's tables."""
+        if self.timer is not None:
+            self.timer.cancel()
+        seconds = int(self.settings.get("turn_seconds", 15))
+        self.deadline = time.time() + seconds
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(seconds, lambda: loop.create_task(self.expire()))
+
+    async def expire(self) -> None:
+        seat = self.turn
+        tile = TILES[seat * 5]
+        await _relay_play(self, seat, {"tile": tile, "move_id": None}, None, auto=True)
+
+    def clock(self) -> dict[str, Any]:
+        remaining = max(0, round((self.deadline - time.time()) * 1000))
+        deadline = round(self.deadline * 1000)
+        return {"seat": self.turn, "deadline": deadline, "remaining_ms": remaining}
+
+    def view(self, viewer: int) -> dict[str, Any]:
+        hand = TILES[viewer * 5 : viewer * 5 + 5]
+        playing = self.status == "playing"
+        legal = (
+            [{"tile": hand[0], "end": None, "domi_points": None, "discard": False}]
+            if playing and viewer == self.turn
+            else []
+        )
+        return {
+            "viewer": viewer,
+            "preset": "pordi",
+            "mode": self.settings.get("mode", "tunggal"),
+            "scoring": "fixed",
+            "players": SEATS,
+            "phase": "playing" if playing else "ready",
+            "deal_number": 1,
+            "additional_game": False,
+            "scores": self.scores,
+            "teams": None,
+            "turn": self.turn if playing else None,
+            "opener": 0,
+            "hand": hand,
+            "counts": [5, 5, 5, 5],
+            "start": None,
+            "line": self.line,
+            "ends": {"left": 0, "right": 2} if self.line else None,
+            "set_aside": 0,
+            "passes": [],
+            "discards": [],
+            "discard_counts": [0, 0, 0, 0],
+            "discarded": [],
+            "legal": legal,
+            "last_result": None,
+            "set_result": None,
+        }
+
+
+class Relay:
+    def __init__(self) -> None:
+        self.guests: dict[str, tuple[str, str]] = {}  # token -> (player_id, name)
+        self.rooms: dict[str, Room] = {}
+
+    def player(self, request: Request) -> tuple[str, str]:
+        auth = request.headers.get("authorization", "")
+        token = auth.removeprefix("Bearer ").strip()
+        if token not in self.guests:
+            raise HTTPException(401, "unauthorized")
+        return self.guests[token]
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.upper())
+        if room is None:
+            raise HTTPException(404, "room_not_found")
+        return room
+
+
+def _snapshot(room: Room, viewer: int, clock: dict[str, Any]) -> str:
+    return dumps(
+        {
+            "type": "snapshot",
+            "set": room.set,
+            "seq": room.seq,
+            "view": room.view(viewer),
+            "clock": clock,
+            "server_time": round(time.time() * 1000),
+        }
+    )
+
+
+async def _send_all_snapshots(room: Room) -> None:
+    clock = room.clock()
+    for seat, ws in list(room.sockets.items()):
+        try:
+            await ws.send_text(_snapshot(room, seat, clock))
+        except Exception:
+            room.sockets.pop(seat, None)
+
+
+def create_app() -> FastAPI:
+    relay = Relay()
+    app = FastAPI(title="Gaple relay (benchmark ceiling)")
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "database": "ok", "redis": "disabled"}
+
+    @app.post("/api/guests", status_code=201)
+    async def guest(request: Request) -> dict[str, str]:
+        body = await request.json()
+        token = secrets.token_urlsafe(32)
+        player_id = secrets.token_hex(16)
+        relay.guests[token] = (player_id, str(body.get("name", "guest")))
+        return {"player_id": player_id, "token": token, "name": relay.guests[token][1]}
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(request: Request) -> dict[str, Any]:
+        player_id, name = relay.player(request)
+        body = await request.json()
+        settings = {
+            "preset": "pordi",
+            "mode": "tunggal",
+            "turn_seconds": 15,
+            "deals_per_set": 7,
+            "target_points": 7,
+            "public": True,
+            **body,
+        }
+        code = "".join(secrets.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(6))
+        room = Room(secrets.token_hex(16), code, player_id, name, settings)
+        relay.rooms[code] = room
+        return room.out()
+
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str) -> dict[str, Any]:
+        return relay.room(code).out()
+
+    @app.post("/api/rooms/{code}/seats/{seat}")
+    async def sit(code: str, seat: int, request: Request) -> dict[str, Any]:
+        player_id, name = relay.player(request)
+        room = relay.room(code)
+        if not 0 <= seat < SEATS or room.seats[seat] not in (None, player_id):
+            return JSONResponse({"error": {"code": "seat_taken"}}, status_code=409)  # type: ignore[return-value]
+        room.seats[seat], room.names[seat] = player_id, name
+        return room.out()
+
+    @app.post("/api/rooms/{code}/start")
+    async def start(code: str, request: Request) -> dict[str, Any]:
+        relay.player(request)
+        room = relay.room(code)
+        room.status, room.set, room.seq, room.turn, room.line = "playing", 1, 0, 0, []
+        room.arm()
+        await _send_all_snapshots(room)
+        return room.out()
+
+    @app.websocket("/ws/rooms/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        room = relay.rooms.get(code.upper())
+        try:
+            hello = json.loads(await websocket.receive_text())
+        except (WebSocketDisconnect, ValueError):
+            return
+        who = relay.guests.get(hello.get("token") or "")
+        if room is None or who is None or who[0] not in room.seats:
+            await websocket.send_text(dumps({"type": "error", "code": "bad_token", "message": ""}))
+            await websocket.close(1008)
+            return
+        seat = room.seats.index(who[0])
+        room.sockets[seat] = websocket
+        await websocket.send_text(
+            dumps(
+                {
+                    "type": "welcome",
+                    "role": "seat",
+                    "seat": seat,
+                    "player_id": who[0],
+                    "room": room.public(),
+                    "server_time": round(time.time() * 1000),
+                }
+            )
+        )
+        await websocket.send_text(_snapshot(room, seat, room.clock()))
+        presence = dumps(
+            {
+                "type": "presence",
+                "seats": [
+                    {"seat": s, "connected": s in room.sockets, "bot": None} for s in range(SEATS)
+                ],
+                "spectators": 0,
+            }
+        )
+        for ws in list(room.sockets.values()):
+            await ws.send_text(presence)
+        try:
+            while True:
+                message = json.loads(await websocket.receive_text())
+                kind = message.get("type")
+                if kind == "play":
+                    await _relay_play(room, seat, message, websocket)
+                elif kind == "ping":
+                    await websocket.send_text(dumps({"type": "pong", "t": message.get("t")}))
+                elif kind in ("next_set", "start"):
+                    room.set, room.seq, room.line = room.set + 1, 0, []
+                    room.arm()
+                    await _send_all_snapshots(room)
+        except (WebSocketDisconnect, RuntimeError, ValueError):
+            pass
+        finally:
+            if room.sockets.get(seat) is websocket:
+                del room.sockets[seat]
+
+    return app
+
+
+async def _relay_play(
+    room: Room, seat: int, message: dict[str, Any], sender: WebSocket | None, *, auto: bool = False
+) -> None:
+    tile = str(message.get("tile"))
+    if len(room.line) >= DEAL_LENGTH:
+        room.line = []
+    room.line = [*room.line, {"tile": tile, "seat": seat}]
+    room.seq += 1
+    room.turn = (seat + 1) % SEATS
+    room.arm()
+    clock = room.clock()
+    now = round(time.time() * 1000)
+    event = dumps(
+        {
+            "type": "event",
+            "set": room.set,
+            "seq": room.seq,
+            "event": {
+                "kind": "played",
+                "deal_number": 1,
+                "seat": seat,
+                "tile": tile,
+                "end": message.get("end"),
+                "placed": tile,
+                "left": 0,
+                "right": 2,
+                "auto": auto,
+            },
+            "clock": clock,
+            "server_time": now,
+        }
+    )
+    sockets = list(room.sockets.items())
+    for viewer, ws in sockets:
+        try:
+            await ws.send_text(event)
+            await ws.send_text(_snapshot(room, viewer, clock))
+        except Exception:
+            room.sockets.pop(viewer, None)
+    if sender is not None:
+        await sender.send_text(
+            dumps(
+                {"type": "ack", "move_id": message.get("move_id"), "set": room.set, "seq": room.seq}
+            )
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="bare relay: the load benchmark's ceiling")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8100)
+    parser.add_argument("--log-level", default="warning")
+    args = parser.parse_args(argv)
+    max_frame = int(os.environ.get("GAPLE_MAX_WS_FRAME_BYTES", "4096"))
+    print(f"relay: serving on http://{args.host}:{args.port}", flush=True)
+    uvicorn.run(
+        create_app,
+        factory=True,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=max_frame * 16,  # as app/cli.py
+        ws_per_message_deflate=False,  # as app/cli.py
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
