@@ -134,7 +134,15 @@ export function normRoom(raw) {
     target_points: num(given.target_points, 7),
     public: given.public !== false,
   };
-  const players = num(src.players, 4);
+  if (settings.preset === 'klasik') {
+    // Klasik options (docs/API.md): present only in Klasik rooms.
+    settings.players = num(given.players, 4);
+    settings.seven_tiles = given.seven_tiles === true;
+    settings.discard = given.discard !== false;
+    settings.zero_zero_25 = given.zero_zero_25 === true;
+    settings.scoring = given.scoring === 'penalty' ? 'penalty' : 'difference';
+  }
+  const players = num(given.players, num(src.players, Array.isArray(src.seats) && src.seats.length === 5 ? 5 : 4));
   const listed = Array.isArray(src.seats) ? src.seats : [];
   const seats = [];
   for (let i = 0; i < players; i += 1) {

@@ -105,7 +105,7 @@ export function bestLayout(line, anchor, width, height, maxScale) {
 
 /**
  * Draw the line into `container` (which must be in the document, sized by CSS).
- * opts: line, anchor, fresh ({index, at}), labels: {tile(a,b), region, ends(l,r)},
+ * opts: line, anchor, fresh ({index, at}), startIndex (Klasik's face-up start tile), labels: {tile(a,b), region, ends(l,r)},
  * overlay(positions) -> nodes drawn over the board (end-choice buttons), positions in px.
  */
 export function renderBoard(container, opts) {
@@ -130,11 +130,13 @@ export function renderBoard(container, opts) {
     .map((it) => {
       const [l, r] = line[it.index];
       const a = opts.fresh && opts.fresh.index === it.index ? since(opts.fresh.at, 'anim-place', 320) : null;
+      const isStart = opts.startIndex === it.index;
       return s('g', {
-        class: 'line-tile',
+        class: `line-tile${isStart ? ' start-tile' : ''}`,
         'data-testid': 'line-tile',
         'data-tile': `${l}-${r}`,
         'data-index': it.index,
+        'data-start': isStart ? 'true' : null,
         transform: `translate(${it.x} ${it.y}) rotate(${it.rot})`,
         role: 'img',
         'aria-label': opts.labels.tile(l, r),

@@ -9,6 +9,8 @@
 // draft's spellings (line as [[l, r]], ends as [l, r], legal[].points, additional).
 
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
+// A Klasik table of five: the two seats across share the top edge.
+export const POSITIONS_5 = ['bottom', 'left', 'top-left', 'top-right', 'right'];
 
 /** "6-3" -> [6, 3] as written; null when malformed. */
 export function parseTile(text) {
@@ -43,10 +45,12 @@ function normLegal(list) {
       let points = null;
       if (typeof x.points === 'number') points = x.points;
       else if (typeof x.domi_points === 'number') points = x.domi_points;
+      const discard = x.discard === true || x.end === 'discard';
       return {
         tile: tileKey(x.tile),
-        end: x.end === 'left' || x.end === 'right' ? x.end : null,
+        end: discard ? 'discard' : x.end === 'left' || x.end === 'right' ? x.end : null,
         points,
+        discard,
       };
     });
 }
@@ -63,6 +67,11 @@ function normResult(r) {
     seat: typeof r.seat === 'number' ? r.seat : null,
     tile: typeof r.tile === 'string' ? r.tile : null,
     scores: Array.isArray(r.scores) ? r.scores : null,
+    // Klasik: each seat's count (pips + discards), the discarded tiles, the set-aside tiles.
+    counts: Array.isArray(r.counts) ? r.counts : null,
+    discards: Array.isArray(r.discards)
+      ? r.discards.map((d) => (Array.isArray(d) ? d.map(tileKey) : [])) : null,
+    setAside: Array.isArray(r.set_aside) ? r.set_aside.map(tileKey) : null,
     dealNumber: typeof r.deal_number === 'number' ? r.deal_number : null,
   };
 }
@@ -85,8 +94,20 @@ export function normView(raw) {
   const players = typeof raw.players === 'number' ? raw.players : 4;
   const zeros = Array(players).fill(0);
   const line = Array.isArray(raw.line) ? raw.line.map(parseTile).filter(Boolean) : [];
+  // The Klasik start tile lies in the line placed by nobody (seat null).
+  let startIndex = null;
+  if (raw.start && Array.isArray(raw.line)) {
+    const i = raw.line.findIndex((x) => x && typeof x === 'object' && !Array.isArray(x) && x.seat === null);
+    startIndex = i >= 0 ? i : null;
+  }
   return {
     preset: raw.preset || 'pordi',
+    scoring: raw.scoring || 'fixed',
+    start: typeof raw.start === 'string' ? raw.start : null,
+    startIndex,
+    setAside: typeof raw.set_aside === 'number' ? raw.set_aside : 0,
+    discards: Array.isArray(raw.discards) ? raw.discards.map(tileKey) : null,
+    discardCounts: Array.isArray(raw.discard_counts) ? raw.discard_counts.slice() : zeros.slice(),
     mode: raw.mode === 'ganda' ? 'ganda' : 'tunggal',
     players,
     viewer: typeof raw.viewer === 'number' ? raw.viewer : null,
@@ -212,6 +233,17 @@ export function applyEvent(game, msg, now, viewer) {
       view.counts = Array.isArray(ev.counts) ? ev.counts.slice() : view.counts.map(() => (hand ? hand.length : 7));
       view.line = [];
       view.ends = null;
+      view.startIndex = null;
+      view.start = typeof ev.start === 'string' ? ev.start : null;
+      if (view.start && parseTile(view.start)) {
+        // Klasik: the face-up start tile is already on the line.
+        view.line = [parseTile(view.start)];
+        view.ends = [view.line[0][0], view.line[0][1]];
+        view.startIndex = 0;
+      }
+      if (typeof ev.set_aside === 'number') view.setAside = ev.set_aside;
+      view.discards = view.hand ? [] : null;
+      view.discardCounts = view.counts.map(() => 0);
       view.turn = typeof ev.opener === 'number' ? ev.opener : clock ? clock.seat : null;
       view.lastResult = null;
       anchor = 0;
@@ -234,6 +266,7 @@ export function applyEvent(game, msg, now, viewer) {
         placed = placed || [ends ? ends[0] : NaN, line[0][0]];
         line.unshift(placed);
         anchor += 1;
+        if (typeof view.startIndex === 'number') view.startIndex += 1;
       } else {
         placed = placed || [line[line.length - 1][1], ends ? ends[1] : NaN];
         line.push(placed);
@@ -249,6 +282,24 @@ export function applyEvent(game, msg, now, viewer) {
       view.turn = clock ? clock.seat : null;
       fresh = { index: side === 'left' ? 0 : line.length - 1, key, at: now };
       effects.push({ kind: 'played', seat, tile: key, auto: Boolean(ev.auto) });
+      break;
+    }
+    case 'discarded': {
+      // Klasik: a tile laid face down. Only the discarder's own event names the tile.
+      const seat = ev.seat;
+      if (typeof seat === 'number') {
+        view.counts = view.counts.slice();
+        view.counts[seat] = Math.max(0, (view.counts[seat] || 0) - 1);
+        view.discardCounts = view.discardCounts.slice();
+        view.discardCounts[seat] = (view.discardCounts[seat] || 0) + 1;
+      }
+      const key = ev.tile ? tileKey(ev.tile) : null;
+      if (key && seat === viewer && view.hand) {
+        view.hand = view.hand.filter((x) => x !== key);
+        view.discards = [...(view.discards || []), key];
+      }
+      view.turn = clock ? clock.seat : null;
+      effects.push({ kind: 'discarded', seat, tile: key, auto: Boolean(ev.auto) });
       break;
     }
     case 'passed':
@@ -306,6 +357,10 @@ function freshSetView(view) {
     hand: view.hand ? [] : null,
     line: [],
     ends: null,
+    start: null,
+    startIndex: null,
+    discards: view.hand ? [] : null,
+    discardCounts: zeros.slice(),
     scores: zeros,
     legal: [],
     lastResult: null,
@@ -332,6 +387,7 @@ export function bottomSeat(role, seat) {
 /** Where seat s is drawn: play goes clockwise on screen, bottom -> left -> top -> right. */
 export function positionOf(seatNo, bottom, players = 4) {
   const rel = (((seatNo - bottom) % players) + players) % players;
+  if (players === 5) return POSITIONS_5[rel] || 'top-left';
   return POSITIONS[rel] || 'top';
 }
 

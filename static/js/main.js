@@ -8,7 +8,7 @@ import { loadPlayer } from './storage.js';
 import * as session from './session.js';
 import { remainingMs } from './game.js';
 import { topbar, connectionBanner, toasts, errorText } from './views/common.js';
-import { lobbyView } from './views/lobby.js';
+import { lobbyView, settingsPayload } from './views/lobby.js';
 import { roomView } from './views/room.js';
 import { tableView } from './views/table.js';
 
@@ -109,19 +109,15 @@ async function createTable() {
   state.lobby.busy = true;
   changed();
   const d = state.drafts.create;
+  state.lobby.createError = null;
   try {
-    const room = await api.createRoom({
-      preset: d.preset,
-      mode: d.mode,
-      turn_seconds: d.turn_seconds,
-      deals_per_set: d.deals_per_set,
-      target_points: d.target_points,
-      public: d.public,
-    });
+    const room = await api.createRoom(settingsPayload(d));
     state.player = loadPlayer();
     // The host sits down at once (seat 0 if free); they can move or stand up before the start.
     navigate(`/r/${room.code}`, { sit: true, seat: 0 });
   } catch (err) {
+    // A setting the server refused (422 with `field`) is shown next to that field.
+    if (err.field) state.lobby.createError = { field: err.field, text: errorText(err.code, err.message) };
     toast(errorText(err.code, err.message), 'error');
   } finally {
     state.lobby.busy = false;
@@ -181,6 +177,9 @@ const actions = {
     changed();
   },
   createTable,
+  clearCreateError: () => {
+    state.lobby.createError = null;
+  },
   joinCode,
   openTable,
   toLobby: (e) => {

@@ -39,7 +39,8 @@ export function openRoom(code, intent = null) {
     game: emptyGame(),
     pending: null,
     choosing: null,
-    flashes: { pass: {}, auto: {} },
+    flashes: { pass: {}, auto: {}, discard: {} },
+    settingsError: null,
     resultHidden: false,
     busy: false,
     settingsDraft: null,
@@ -204,6 +205,24 @@ function showEffect(room, effect, me) {
         announce(t('announce.played', { name: name(effect.seat), tile: effect.tile }));
       }
       break;
+    case 'discarded':
+      // Klasik: a tile laid face down; only the discarder's own page knows which.
+      if (effect.seat === me) {
+        room.pending = null;
+        room.choosing = null;
+      }
+      if (effect.auto) {
+        flash(room.flashes.auto, effect.seat, { tile: effect.tile, discard: true }, AUTO_SHOW_MS);
+        announce(effect.tile
+          ? t('announce.auto_discard_tile', { tile: effect.tile, name: name(effect.seat) })
+          : t('announce.auto_discard', { name: name(effect.seat) }));
+      } else {
+        flash(room.flashes.discard, effect.seat, true, PASS_SHOW_MS);
+        announce(effect.tile
+          ? t('announce.discarded_tile', { tile: effect.tile })
+          : t('announce.discarded', { name: name(effect.seat) }));
+      }
+      break;
     case 'passed':
       flash(room.flashes.pass, effect.seat, true, PASS_SHOW_MS);
       announce(t('announce.passed', { name: name(effect.seat) }));
@@ -211,7 +230,7 @@ function showEffect(room, effect, me) {
     case 'deal_started':
       room.resultHidden = false;
       room.choosing = null;
-      room.flashes = { pass: {}, auto: {} };
+      room.flashes = { pass: {}, auto: {}, discard: {} };
       announce(t('announce.deal_started', { n: effect.dealNumber }));
       break;
     case 'deal_ended':
@@ -323,7 +342,7 @@ function expectRole(role) {
 
 // --- actions -----------------------------------------------------------------------------
 
-async function lobbyCall(fn, { busy = true } = {}) {
+async function lobbyCall(fn, { busy = true, onError = null } = {}) {
   const room = state.room;
   if (!room) return null;
   if (busy) room.busy = true;
@@ -332,6 +351,7 @@ async function lobbyCall(fn, { busy = true } = {}) {
     const result = await fn();
     return result;
   } catch (err) {
+    if (onError) onError(err);
     if (err.code === 'name_required') toast(t('name.required'), 'error');
     else toast(errorText(err.code, err.message), 'error');
     return null;
@@ -376,7 +396,13 @@ export async function removeBot(seat) {
 
 export async function saveSettings(patch) {
   const room = state.room;
-  const info = await lobbyCall(() => api.patchSettings(room.code, patch));
+  room.settingsError = null;
+  const info = await lobbyCall(() => api.patchSettings(room.code, patch), {
+    // A refused setting (422 invalid, 409 seat_in_use) is shown next to the field it names.
+    onError: (err) => {
+      if (err.field && state.room === room) room.settingsError = { field: err.field, text: errorText(err.code, err.message) };
+    },
+  });
   if (info && state.room === room) {
     room.info = mergeInfo(room.info, info);
     room.settingsDraft = null;
@@ -421,6 +447,10 @@ export function chooseTile(tile) {
   if (!v || v.phase !== 'playing' || v.turn !== viewer()) return;
   const entries = legalByTile(v.legal).get(tile);
   if (!entries) return;
+  if (entries.some((e) => e.discard)) {
+    play(tile, 'discard'); // Klasik: lay it face down (PROTOCOL §2)
+    return;
+  }
   const ends = new Set(entries.map((e) => e.end));
   if (entries.length >= 2 && ends.has('left') && ends.has('right')) {
     room.choosing = room.choosing === tile ? null : tile;

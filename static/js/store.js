@@ -19,7 +19,7 @@ export const state = {
       public: true,
     },
   },
-  lobby: { rooms: null, error: false, busy: false },
+  lobby: { rooms: null, error: false, busy: false, createError: null },
   room: null,
   toasts: [],
 };

@@ -72,17 +72,27 @@ INIT_SCRIPT = r"""
     const phase = table ? table.dataset.phase : null;
     const hands = document.querySelectorAll('[data-testid="hand"], [data-testid="hand-tile"]');
     const revealed = document.querySelectorAll(
-      '[data-testid="revealed-hand"], [data-testid="revealed-tile"]');
+      '[data-testid="revealed-hand"], [data-testid="revealed-tile"], ' +
+      '[data-testid="revealed-discards"], [data-testid="set-aside-tiles"]');
+    // Klasik: a face-down discard is drawn only on its discarder's own page.
+    const ownDiscards = document.querySelectorAll(
+      '[data-testid="discard-tray"], [data-testid="own-discard"]');
     if (hands.length) log.handSeen += 1;
     const banner = document.querySelector('[data-testid="connection-banner"]');
     if (banner && log.banners[log.banners.length - 1] !== banner.dataset.state) {
       log.banners.push(banner.dataset.state);
     }
+    const own = document.querySelectorAll('[data-testid="own-discard"]').length;
+    log.ownDiscardSeen = Math.max(log.ownDiscardSeen || 0, own);
     const over = phase === 'deal_over' || phase === 'set_over';
     if (revealed.length && over) log.revealSeen += 1;
     if (revealed.length && !over) {
       violation(`revealed tiles while phase=${phase}: ` +
         [...revealed].map((e) => e.dataset.tile || e.dataset.testid).join(','));
+    }
+    if (window.__gapleSpectator && ownDiscards.length) {
+      violation(`discards on a spectator page (phase=${phase}): ` +
+        [...ownDiscards].map((e) => e.dataset.tile || 'tray').join(','));
     }
     if (window.__gapleSpectator && hands.length) {
       violation(`hand on a spectator page (phase=${phase}, role=` +
@@ -126,6 +136,9 @@ STATE_JS = r"""
     line: $$('[data-testid="line-tile"]').map((e) => e.dataset.tile),
     result: panel ? panel.dataset.kind : null,
     revealed: $$('[data-testid="revealed-tile"]').length,
+    // Klasik: the discard prompt (every legal tile is a discard) and your face-down discards.
+    discarding: Boolean($('[data-testid="discard-prompt"]')),
+    ownDiscards: $$('[data-testid="own-discard"]').map((e) => e.dataset.tile),
     snapshot: snap ? { set: snap.set, seq: snap.seq, view: snap.view, clock: snap.clock } : null,
     violations: log.violations || [],
   };
@@ -350,6 +363,8 @@ class Page:
         tile = choose_tile(st) if choose_tile else rng.choice(st["legal"])
         if not self._activate(self.tile(tile), fast):
             return None
+        if st.get("discarding"):
+            STATS["discards clicked"] += 1
         if not wait:
             return tile
         if self.wait_js(AFTER_CLICK_JS, tile) == "choose":
@@ -435,13 +450,14 @@ def check_end_choice(st: dict[str, Any]) -> None:
 
 
 # Counted over the run and printed at its end (conftest), to show what the random play covered.
-STATS = {"end choices checked": 0, "end choices with Domi points": 0}
+STATS = {"end choices checked": 0, "end choices with Domi points": 0, "discards clicked": 0}
 
 
 def check_spectator(page: Page) -> dict[str, Any]:
     """A spectator's DOM, read now: never a hand; revealed tiles only once a deal is over."""
     st = page.state()
     assert not st["handEl"] and not st["hand"], f"{page.label} shows a hand: {st}"
+    assert not st["ownDiscards"], f"{page.label} shows face-down discards: {st}"
     if st["phase"] == "playing":
         assert st["revealed"] == 0, f"{page.label} reveals tiles while playing: {st}"
     if st["role"] is not None:

@@ -8,7 +8,20 @@ import { seatLabel } from './common.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 
-const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang'];
+const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
+
+function miniTiles(list, { testid = 'revealed-tile', extra = '' } = {}) {
+  return list.map((tile) => {
+    const [a, b] = parseTile(tile);
+    return h('span', {
+      class: `revealed-tile${extra ? ` ${extra}` : ''}`,
+      role: 'listitem',
+      'data-testid': testid,
+      'data-tile': tile,
+      'aria-label': t('tile.aria', { a, b }),
+    }, tileSvg(a, b, { orientation: 'v', className: 'mini' }));
+  });
+}
 
 export function resultPanel(ctx) {
   const { view, room } = ctx;
@@ -16,15 +29,21 @@ export function resultPanel(ctx) {
   const setOver = view.phase === 'set_over';
   const kind = RESULT_KEYS.includes(res && res.result) ? res.result : null;
   const dealNo = (res && res.dealNumber) || view.dealNumber;
+  const klasik = view.preset === 'klasik';
 
   const head = res ? h('header', { class: 'result-head' },
     h('p', { class: 'result-deal muted small' }, t('result.title', { n: dealNo })),
     h('h2', { class: `result-type result-${kind || 'unknown'}`, 'data-testid': 'result-type', 'data-result': res.result || '' },
       kind ? t(`result.${kind}`) : String(res.result || '')),
-    kind ? h('p', { class: 'result-desc' }, t(`result.desc.${kind}`)) : null,
+    kind ? h('p', { class: 'result-desc' }, t(klasik && kind === 'kandang' ? 'result.desc.klasik_kandang' : `result.desc.${kind}`)) : null,
     outcomeLine(res, room)) : null;
 
   const table = res ? resultTable(res, ctx) : null;
+  const aside = res && klasik && res.setAside && res.setAside.length
+    ? h('div', { class: 'set-aside-reveal' },
+      h('span', { class: 'muted small' }, t('result.set_aside')),
+      h('div', { class: 'revealed-hand set-aside-tiles', 'data-testid': 'set-aside-tiles', role: 'list' }, miniTiles(res.setAside)))
+    : null;
 
   const setBlock = setOver && view.setResult ? setResultBlock(view, ctx) : null;
 
@@ -47,6 +66,7 @@ export function resultPanel(ctx) {
     setBlock,
     head,
     table,
+    aside,
     h('footer', { class: 'result-foot' },
       !setOver ? h('p', { class: 'muted small', role: 'status' }, t('result.next_deal')) : null,
       h('button', {
@@ -62,17 +82,21 @@ function outcomeLine(res, room) {
   if (res.seat === null || !res.tile) {
     return res.winner !== null ? h('p', { class: 'result-outcome' }, t('result.winner', { name: seatLabel(room, res.winner) })) : null;
   }
-  const key = res.end === 'kandang' ? 'result.locked' : 'result.went_out';
+  let key = res.end === 'kandang' ? 'result.locked' : 'result.went_out';
+  if (res.result === 'discard') key = 'result.went_out_discard';
   return h('p', { class: 'result-outcome' },
     t(key, { name: seatLabel(room, res.seat), tile: res.tile }),
-    res.end === 'kandang' && res.winner !== null ? ` — ${t('result.winner', { name: seatLabel(room, res.winner) })}` : null);
+    (res.end === 'kandang' || res.counts) && res.winner !== null && res.winner !== res.seat
+      ? ` — ${t('result.winner', { name: seatLabel(room, res.winner) })}` : null);
 }
 
 function resultTable(res, ctx) {
   const { view, room } = ctx;
+  const klasik = view.preset === 'klasik';
   const rows = [];
   for (let i = 0; i < ctx.n; i += 1) {
     const hand = res.hands ? res.hands[i] || [] : null;
+    const discards = klasik && res.discards ? res.discards[i] || [] : null;
     const pts = res.points[i] || 0;
     const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;
     rows.push(h('tr', { class: `${res.winner === i ? 'winner' : ''}${i === ctx.me ? ' mine' : ''}`, 'data-testid': 'result-row', 'data-seat': i },
@@ -97,16 +121,32 @@ function resultTable(res, ctx) {
             }, tileSvg(a, b, { orientation: 'v', className: 'mini' }));
           })
           : h('span', { class: 'muted small' }, t('result.empty_hand')))),
-      h('td', { class: 'num', 'data-testid': 'result-pips', 'data-seat': i }, String(res.pips[i] ?? '')),
-      h('td', { class: `num pts${pts > 0 ? ' plus' : ''}`, 'data-testid': 'result-points', 'data-seat': i }, pts > 0 ? `+${pts}` : String(pts)),
+      klasik ? h('td', { class: 'result-discards' },
+        discards === null ? null : h('div', {
+          class: 'revealed-hand revealed-discards',
+          'data-testid': 'revealed-discards',
+          'data-seat': i,
+          role: 'list',
+        }, discards.length ? miniTiles(discards, { extra: 'discarded' }) : h('span', { class: 'muted small' }, '—')))
+        : null,
+      klasik
+        ? h('td', { class: 'num', 'data-testid': 'result-count', 'data-seat': i }, String(res.counts ? res.counts[i] ?? '' : res.pips[i] ?? ''))
+        : h('td', { class: 'num', 'data-testid': 'result-pips', 'data-seat': i }, String(res.pips[i] ?? '')),
+      // Penalty scoring adds each seat's own count: a cost, not a gain.
+      klasik && view.scoring === 'penalty'
+        ? h('td', { class: 'num pts penalty', 'data-testid': 'result-points', 'data-seat': i }, String(pts))
+        : h('td', { class: `num pts${pts > 0 ? ' plus' : ''}`, 'data-testid': 'result-points', 'data-seat': i }, pts > 0 ? `+${pts}` : String(pts)),
       h('td', { class: 'num total', 'data-testid': 'result-total', 'data-seat': i }, String(view.scores[i] ?? 0))));
   }
   return h('div', { class: 'result-table-wrap' },
+    klasik ? h('p', { class: 'muted small result-scoring', 'data-testid': 'result-scoring', 'data-scoring': view.scoring },
+      t(`klasik.scoring.${view.scoring === 'penalty' ? 'penalty' : 'difference'}.explain`)) : null,
     h('table', { class: 'result-table' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col' }, t('result.player')),
         h('th', { scope: 'col' }, t('result.hand')),
-        h('th', { scope: 'col', class: 'num' }, t('result.pips')),
+        klasik ? h('th', { scope: 'col' }, t('result.discards')) : null,
+        h('th', { scope: 'col', class: 'num' }, klasik ? t('result.count') : t('result.pips')),
         h('th', { scope: 'col', class: 'num' }, t('result.points')),
         h('th', { scope: 'col', class: 'num' }, t('result.total')))),
       h('tbody', {}, rows)));
@@ -121,6 +161,13 @@ function setResultBlock(view, ctx) {
     h('p', { class: 'set-title' }, icon('trophy'), ' ', t('set.title')),
     h('p', { class: 'set-winner' }, text),
     sr.deals ? h('p', { class: 'muted small' }, t('set.deals', { n: sr.deals })) : null,
+    view.preset === 'klasik' ? h('ol', { class: 'set-totals', 'data-testid': 'set-totals' },
+      (sr.scores.length ? sr.scores : view.scores).map((score, i) => h('li', {
+        class: sr.winners.includes(i) ? 'winner' : '',
+        'data-testid': 'set-total',
+        'data-seat': i,
+      }, `${seatLabel(room, i)}: `, h('strong', {}, String(score))))) : null,
+    view.preset === 'klasik' && view.scoring === 'penalty' ? h('p', { class: 'muted small' }, t('klasik.scoring.penalty.short')) : null,
     ctx.isHost
       ? h('button', {
         type: 'button',

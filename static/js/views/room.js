@@ -3,7 +3,9 @@
 import { h } from '../dom.js';
 import { t, lang } from '../i18n.js';
 import { modeLabel, lengthLabel, initials } from './common.js';
-import { nameCard, numberField } from './lobby.js';
+import {
+  nameCard, presetDefaults, settingsPayload, klasikFields, lengthField, fieldError,
+} from './lobby.js';
 import { icon } from '../icons.js';
 
 const TIMERS = [15, 30, 60];
@@ -43,6 +45,9 @@ export function roomView(state, act) {
           h('span', { class: 'muted small block' }, t('room.code')),
           h('span', { class: 'room-code', 'data-testid': 'room-code' }, info.code || room.code)),
         h('p', { class: 'room-summary', 'data-testid': 'room-summary' },
+          info.settings.preset === 'klasik'
+            ? [h('span', { class: 'mode-pill mode-klasik' }, t('create.preset.klasik')), ' ']
+            : null,
           h('span', { class: `mode-pill mode-${info.settings.mode}` }, modeLabel(info.settings.mode)),
           ' ',
           t('seconds', { n: info.settings.turn_seconds }), ' · ', lengthLabel(info.settings)),
@@ -79,12 +84,13 @@ export function roomView(state, act) {
     'data-sig': sig(info.seats, info.status, info.settings.mode, info.hostId, room.presence, room.busy, me, isHost),
   },
   h('h2', { id: 'seats-title', class: 'sr-only' }, t('room.seats')),
-  h('ol', { class: `seat-cards mode-${info.settings.mode}`, 'data-testid': 'seat-cards' },
+  h('ol', { class: `seat-cards mode-${info.settings.mode} seats-${info.seats.length}`, 'data-testid': 'seat-cards' },
     info.seats.map((seat) => seatCard(seat, { room, info, me, isHost, mySeat, act }))),
   info.status === 'finished' ? h('p', { class: 'muted center' }, t('room.finished')) : null),
   h('div', {
     'data-region': 'host',
-    'data-sig': sig(isHost, room.settingsDraft, info.settings, info.status, room.busy, taken),
+    'data-sig': sig(isHost, room.settingsDraft, info.settings, info.status, room.busy, taken, room.settingsError,
+      info.seats.length),
   },
   isHost ? hostControls(room, info, taken, act) : h('p', { class: 'waiting-note', role: 'status' }, t('room.waiting_host'))));
 }
@@ -165,12 +171,15 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
 }
 
 function hostControls(room, info, taken, act) {
-  const draft = room.settingsDraft || { ...info.settings };
+  const draft = { ...info.settings, ...(room.settingsDraft || {}) };
+  const errors = room.settingsError || null;
   const edit = (key, value, rerender = false) => {
     room.settingsDraft = { ...draft, ...room.settingsDraft, [key]: value };
     if (rerender) act.redraw();
   };
   const open = info.status === 'open';
+  const seatsNeeded = info.seats.length || 4;
+  const klasik = draft.preset === 'klasik';
   return h('div', { class: 'host-controls' },
     open ? h('form', {
       class: 'card settings-card',
@@ -178,39 +187,52 @@ function hostControls(room, info, taken, act) {
       'aria-labelledby': 'settings-title',
       onSubmit: (e) => {
         e.preventDefault();
-        act.saveSettings({ ...draft, ...room.settingsDraft });
+        act.saveSettings(settingsPayload({ ...draft, ...room.settingsDraft }));
       },
     },
     h('h2', { id: 'settings-title' }, t('room.settings')),
     h('div', { class: 'field-row' },
       h('div', { class: 'field' },
         h('label', { for: 'settings-preset', class: 'field-label' }, t('create.preset')),
-        h('select', { id: 'settings-preset', class: 'input', 'data-testid': 'settings-preset', 'data-focus': 'settings-preset', onChange: (e) => edit('preset', e.target.value) },
-          h('option', { value: 'pordi', selected: draft.preset === 'pordi' }, t('create.preset.pordi')))),
-      h('div', { class: 'field' },
+        h('select', {
+          id: 'settings-preset',
+          class: 'input',
+          'data-testid': 'settings-preset',
+          'data-focus': 'settings-preset',
+          onChange: (e) => {
+            room.settingsDraft = { ...draft, ...presetDefaults(e.target.value, draft) };
+            room.settingsError = null;
+            act.redraw();
+          },
+        },
+        ['pordi', 'klasik'].map((p) => h('option', { value: p, selected: draft.preset === p }, t(`create.preset.${p}`)))),
+        fieldError(errors, 'preset')),
+      klasik ? null : h('div', { class: 'field' },
         h('label', { for: 'settings-mode', class: 'field-label' }, t('create.mode')),
         h('select', { id: 'settings-mode', class: 'input', 'data-testid': 'settings-mode', 'data-focus': 'settings-mode', onChange: (e) => edit('mode', e.target.value, true) },
-          ['tunggal', 'ganda'].map((m) => h('option', { value: m, selected: draft.mode === m }, modeLabel(m))))),
+          ['tunggal', 'ganda'].map((m) => h('option', { value: m, selected: draft.mode === m }, modeLabel(m)))),
+        fieldError(errors, 'mode')),
       h('div', { class: 'field' },
         h('label', { for: 'settings-timer', class: 'field-label' }, t('create.timer')),
         h('select', { id: 'settings-timer', class: 'input', 'data-testid': 'settings-turn-seconds', 'data-focus': 'settings-turn-seconds', onChange: (e) => edit('turn_seconds', Number(e.target.value)) },
           TIMERS.map((n) => h('option', { value: String(n), selected: draft.turn_seconds === n }, t('seconds', { n }))))),
-      draft.mode === 'ganda'
-        ? numberField('settings-target', 'settings-target-points', t('create.target'), draft.target_points, 1, 99, (v) => edit('target_points', v))
-        : numberField('settings-deals', 'settings-deals-per-set', t('create.deals'), draft.deals_per_set, 1, 21, (v) => edit('deals_per_set', v))),
+      klasik ? null : lengthField('settings', draft, edit, errors)),
+    klasik ? klasikFields('settings', draft, edit, errors) : null,
+    fieldError(errors, null, ['preset', 'mode', 'players', 'seven_tiles', 'discard', 'zero_zero_25', 'scoring',
+      'deals_per_set', 'target_points']),
     h('label', { class: 'check' },
       h('input', { type: 'checkbox', checked: draft.public, 'data-testid': 'settings-public', 'data-focus': 'settings-public', onChange: (e) => edit('public', e.target.checked) }),
       h('span', {}, t('create.public'))),
     h('button', { type: 'submit', class: 'btn', 'data-testid': 'settings-save', 'data-focus': 'settings-save', disabled: room.busy }, t('room.settings.save')))
       : null,
     h('div', { class: 'start-row' },
-      taken < 4 ? h('p', { class: 'muted', 'data-testid': 'start-hint' }, t('room.need_seats', { n: taken })) : null,
+      taken < seatsNeeded ? h('p', { class: 'muted', 'data-testid': 'start-hint' }, t('room.need_seats', { n: taken, total: seatsNeeded })) : null,
       h('button', {
         type: 'button',
         class: 'btn btn-primary btn-large',
         'data-testid': 'start-button',
         'data-focus': 'start-button',
-        disabled: taken < 4 || room.busy || !open,
+        disabled: taken < seatsNeeded || room.busy || !open,
         onClick: act.startSet,
       }, t('room.start'))));
 }

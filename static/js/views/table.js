@@ -27,7 +27,10 @@ export function tableView(state, act) {
     myTurn: view.phase === 'playing' && me !== null && view.turn === me,
     isHost: Boolean(info && room.playerId && info.hostId === room.playerId),
     turnMs: ((info && info.settings.turn_seconds) || 15) * 1000,
+    klasik: view.preset === 'klasik',
   };
+  // Klasik: a seat that cannot place must discard; its legal list is then only discards.
+  ctx.discardMode = ctx.myTurn && view.legal.length > 0 && view.legal.every((x) => x.discard);
   const seats = [];
   for (let i = 0; i < ctx.n; i += 1) seats.push(seatPanel(i, ctx));
 
@@ -47,10 +50,11 @@ export function tableView(state, act) {
     'data-viewer-seat': me === null ? '' : me,
   },
   infoBar(ctx),
-  h('div', { class: 'felt' },
+  h('div', { class: `felt seats-${ctx.n}` },
     seats,
     h('div', { class: 'board-wrap' },
       boardEl,
+      ctx.klasik ? klasikBoardInfo(ctx) : null,
       h('p', { class: 'sr-only', 'data-testid': 'ends-text' },
         view.ends ? t('table.ends', { l: view.ends[0], r: view.ends[1] }) : t('table.line.empty')),
       !view.line.length ? h('p', { class: 'board-empty' }, view.phase === 'playing' ? t('table.line.empty') : t('table.waiting_deal')) : null)),
@@ -63,6 +67,7 @@ export function tableView(state, act) {
       anchor: game.anchor,
       fresh: game.fresh,
       ends: view.ends,
+      startIndex: view.startIndex,
       labels: {
         tile: (a, b) => t('tile.aria', { a, b }),
         region: t('table.line'),
@@ -81,6 +86,7 @@ function infoBar(ctx) {
   let dealText = '';
   if (view.dealNumber > 0) {
     if (view.additional) dealText = t('table.additional');
+    else if (view.preset === 'klasik' && view.scoring !== 'penalty') dealText = t('table.deal', { n: view.dealNumber });
     else if (view.mode === 'tunggal' && settings.deals_per_set) {
       dealText = t('table.deal_of', { n: view.dealNumber, total: settings.deals_per_set });
     } else dealText = t('table.deal', { n: view.dealNumber });
@@ -88,10 +94,15 @@ function infoBar(ctx) {
   const canShow = (view.phase === 'deal_over' || view.phase === 'set_over') && room.resultHidden;
   return h('div', { class: 'info-bar' },
     h('div', { class: 'info-left' },
-      h('span', { class: `mode-pill mode-${view.mode}` }, modeLabel(view.mode)),
+      ctx.klasik
+        ? h('span', { class: 'mode-pill mode-klasik', 'data-testid': 'preset-pill', 'data-preset': 'klasik' }, t('create.preset.klasik'))
+        : h('span', { class: `mode-pill mode-${view.mode}` }, modeLabel(view.mode)),
       dealText ? h('span', { class: 'deal-label', 'data-testid': 'deal-label' }, dealText) : null,
-      view.mode === 'ganda' && settings.target_points
+      (view.mode === 'ganda' || (ctx.klasik && view.scoring !== 'penalty')) && settings.target_points
         ? h('span', { class: 'muted small' }, t('table.target', { n: settings.target_points }))
+        : null,
+      ctx.klasik && view.scoring === 'penalty'
+        ? h('span', { class: 'muted small', 'data-testid': 'scoring-note' }, t('klasik.scoring.penalty.short'))
         : null),
     scoreboard(ctx),
     h('div', { class: 'info-right' },
@@ -141,6 +152,8 @@ function seatPanel(i, ctx) {
   const count = view.counts[i] ?? 0;
   const pass = room.flashes.pass[i];
   const auto = room.flashes.auto[i];
+  const discarded = (room.flashes.discard || {})[i];
+  const discards = view.discardCounts ? view.discardCounts[i] || 0 : 0;
   const rem = clockHere ? remainingMs(game, performance.now()) : null;
   const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;
   const score = view.scores[i] ?? 0;
@@ -153,7 +166,8 @@ function seatPanel(i, ctx) {
     'data-turn': String(isTurn),
     'data-connected': connected === null ? 'bot' : String(connected !== false),
     role: 'group',
-    'aria-label': [name, t('seat.tiles', { n: count }), t('seat.score', { n: score })].join(', '),
+    'aria-label': [name, t('seat.tiles', { n: count }), ctx.klasik && discards ? t('seat.discards', { n: discards }) : null,
+      t('seat.score', { n: score })].filter(Boolean).join(', '),
   },
   h('div', { class: 'avatar-wrap' },
     h('div', {
@@ -184,8 +198,18 @@ function seatPanel(i, ctx) {
         'data-count': count,
         'aria-label': t('seat.tiles', { n: count }),
       }, h('span', { class: 'mini-back', 'aria-hidden': 'true' }, tileBackSvg()), h('span', { 'aria-hidden': 'true' }, String(count))),
+      ctx.klasik && (discards > 0 || (ctx.info && ctx.info.settings.discard))
+        ? h('span', {
+          class: `discard-count${discards ? '' : ' none'}`,
+          'data-testid': 'discard-count',
+          'data-seat': i,
+          'data-count': discards,
+          title: t('seat.discards', { n: discards }),
+          'aria-label': t('seat.discards', { n: discards }),
+        }, h('span', { class: 'mini-back face-down', 'aria-hidden': 'true' }, tileBackSvg()), h('span', { 'aria-hidden': 'true' }, String(discards)))
+        : null,
       h('span', { class: 'seat-score', 'data-testid': 'seat-score', 'data-seat': i, 'aria-hidden': 'true' }, icon('star'), ` ${score}`))),
-  pos === 'top' && count > 0 ? h('div', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(count, 7) }, () => tileBackSvg())) : null,
+  pos.startsWith('top') && count > 0 ? h('div', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(count, 7) }, () => tileBackSvg())) : null,
   clockHere
     ? h('span', {
       class: `countdown${rem !== null && rem < 5000 ? ' urgent' : ''}`,
@@ -197,7 +221,14 @@ function seatPanel(i, ctx) {
     }, rem === null ? '' : String(Math.ceil(rem / 1000)))
     : null,
   pass ? flashBadge(`pass:${i}:${pass.at}`, { class: 'pass-badge', 'data-testid': 'pass-badge', 'data-seat': i }, t('pass')) : null,
-  auto ? flashBadge(`auto:${i}:${auto.at}`, { class: 'auto-badge', 'data-testid': 'auto-badge', 'data-seat': i, 'data-tile': auto.value.tile }, icon('clock'), ` ${t('auto')} ${auto.value.tile}`) : null);
+  discarded && !auto ? flashBadge(`discard:${i}:${discarded.at}`, { class: 'pass-badge discard-badge', 'data-testid': 'discard-badge', 'data-seat': i }, t('discard.badge')) : null,
+  auto ? flashBadge(`auto:${i}:${auto.at}`, {
+    class: 'auto-badge',
+    'data-testid': 'auto-badge',
+    'data-seat': i,
+    'data-tile': auto.value.tile || '',
+    'data-discard': auto.value.discard ? 'true' : null,
+  }, icon('clock'), ` ${t('auto')} `, auto.value.discard ? `${t('discard.badge')}${auto.value.tile ? ` ${auto.value.tile}` : ''}` : auto.value.tile) : null);
 }
 
 function flashBadge(key, props, ...children) {
@@ -220,15 +251,20 @@ function handArea(ctx) {
   const tiles = view.hand.map((tile) => {
     const [a, b] = parseTile(tile);
     const legal = ctx.myTurn && ctx.legal.has(tile);
+    const discard = legal && ctx.discardMode;
+    let label = t('tile.aria', { a, b });
+    if (discard) label = `${label}, ${t('tile.discardable')}`;
+    else if (legal) label = `${label}, ${t('tile.playable')}`;
     return h('button', {
       type: 'button',
-      class: `hand-tile${legal ? ' legal' : ''}${choosing === tile ? ' choosing' : ''}${ctx.myTurn && !legal ? ' dim' : ''}`,
+      class: `hand-tile${legal ? ' legal' : ''}${discard ? ' discard' : ''}${choosing === tile ? ' choosing' : ''}${ctx.myTurn && !legal ? ' dim' : ''}`,
       'data-testid': 'hand-tile',
       'data-tile': tile,
       'data-legal': String(legal),
+      'data-discard': discard ? 'true' : null,
       'data-focus': `hand-${tile}`,
       tabindex: tile === tabStop ? '0' : '-1',
-      'aria-label': legal ? `${t('tile.aria', { a, b })}, ${t('tile.playable')}` : t('tile.aria', { a, b }),
+      'aria-label': label,
       'aria-disabled': legal && !pending ? 'false' : 'true',
       'aria-pressed': choosing === tile ? 'true' : null,
       onClick: () => { if (legal && !pending) ctx.act.chooseTile(tile); },
@@ -237,9 +273,10 @@ function handArea(ctx) {
     }, tileSvg(a, b));
   });
 
-  return h('div', { class: 'hand-area' },
+  return h('div', { class: `hand-area${ctx.discardMode ? ' discarding' : ''}` },
     turnIndicator(ctx),
     choosing ? endChoiceBar(choosing, ctx) : null,
+    ctx.klasik ? discardTray(ctx) : null,
     h('div', {
       class: 'hand',
       role: 'toolbar',
@@ -276,6 +313,9 @@ function turnIndicator(ctx) {
     const rem = remainingMs(game, performance.now());
     return h('div', { class: 'turn-indicator mine', 'data-testid': 'turn-indicator', 'data-mine': 'true' },
       h('strong', {}, room.pending ? t('table.pending') : t('table.turn.you')),
+      ctx.discardMode && !room.pending
+        ? h('span', { class: 'discard-prompt', 'data-testid': 'discard-prompt', role: 'status' }, t('discard.prompt'))
+        : null,
       ctx.legal.size === 0 ? h('span', { class: 'muted small' }, t('table.no_moves')) : null,
       h('span', { class: 'turn-bar', 'data-countdown-ring': '', style: { '--p': rem === null ? 0 : Math.min(1, rem / ctx.turnMs) }, 'aria-hidden': 'true' }, h('span')));
   }
@@ -348,4 +388,42 @@ function endTargets(positions, ctx, box) {
       onClick: () => ctx.act.chooseEnd(end),
     }, entry.points !== null ? t('end.points', { p: entry.points }) : (end === 'left' ? '◀' : '▶'));
   });
+}
+
+/** Klasik, on the felt: the face-up start tile and how many tiles lie set aside unseen. */
+function klasikBoardInfo(ctx) {
+  const { view } = ctx;
+  const start = view.start ? parseTile(view.start) : null;
+  return h('div', { class: 'klasik-info' },
+    start ? h('span', {
+      class: 'klasik-chip start-chip',
+      'data-testid': 'start-tile',
+      'data-tile': `${start[0]}-${start[1]}`,
+      title: t('klasik.start.hint'),
+    }, t('klasik.start', { tile: `${start[0]}-${start[1]}` })) : null,
+    view.setAside > 0 ? h('span', {
+      class: 'klasik-chip set-aside',
+      'data-testid': 'set-aside',
+      'data-count': view.setAside,
+      'aria-label': t('klasik.set_aside', { n: view.setAside }),
+    }, h('span', { class: 'backs-inline', 'aria-hidden': 'true' }, Array.from({ length: view.setAside }, () => tileBackSvg())),
+    h('span', { 'aria-hidden': 'true' }, t('klasik.set_aside', { n: view.setAside }))) : null);
+}
+
+/** Your own discards this deal, face down (dimmed): only you know them until the deal ends. */
+function discardTray(ctx) {
+  const list = ctx.view.discards || [];
+  if (!list.length) return null;
+  return h('div', { class: 'discard-tray', 'data-testid': 'discard-tray', role: 'list', 'aria-label': t('discard.tray') },
+    h('span', { class: 'discard-tray-label', 'aria-hidden': 'true' }, t('discard.tray')),
+    list.map((tile) => {
+      const [a, b] = parseTile(tile);
+      return h('span', {
+        class: 'own-discard',
+        role: 'listitem',
+        'data-testid': 'own-discard',
+        'data-tile': tile,
+        'aria-label': `${t('tile.aria', { a, b })}, ${t('discard.face_down')}`,
+      }, tileSvg(a, b, { orientation: 'v', className: 'mini' }));
+    }));
 }
