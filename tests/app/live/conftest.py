@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,10 +83,19 @@ class LiveTable:
 def live_table(
     api: Any, app: Any, make_guest: Callable[..., Awaitable[Any]]
 ) -> Callable[..., Awaitable[LiveTable]]:
-    """Four guests seated at a started table, each with a probe connection joined."""
+    """A guest (or a bot) in every seat of a started table, each guest with a probe joined.
 
-    async def make(mode: str = "tunggal", bots: tuple[int, ...] = (), **settings: Any) -> LiveTable:
-        guests = [await make_guest(f"P{i}") for i in range(4)]
+    ``seed`` fixes every deal's shuffle (and the table's own random choices) when a test needs a
+    known position; by default deals are random as in play."""
+
+    async def make(
+        mode: str = "tunggal",
+        bots: tuple[int, ...] = (),
+        seats: int = 4,
+        seed: int | None = None,
+        **settings: Any,
+    ) -> LiveTable:
+        guests = [await make_guest(f"P{i}") for i in range(seats)]
         host = guests[0]
         body = {"mode": mode, "turn_seconds": 15, **settings}
         response = await api.post("/api/rooms", json=body, headers=host.headers)
@@ -99,6 +109,9 @@ def live_table(
                 r = await api.post(f"/api/rooms/{code}/seats/{seat}", headers=guest.headers)
             assert r.status_code in (200, 201), r.text
         table = await app.state.live.get(room_id)
+        if seed is not None:
+            table.new_seed = lambda: seed
+            table.rng = random.Random(11)
         probes = []
         for seat, guest in enumerate(guests):
             probe = Probe()

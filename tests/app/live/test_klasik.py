@@ -40,40 +40,16 @@ async def stored_moves(app: Any) -> list[Move]:
 
 @pytest.fixture
 def klasik_table(
-    api: Any, app: Any, make_guest: Callable[..., Awaitable[Any]]
+    live_table: Callable[..., Awaitable[LiveTable]],
 ) -> Callable[..., Awaitable[LiveTable]]:
     """A started Klasik table: a guest (or a bot) in every seat, each guest with a probe."""
 
     async def make(
         players: int = 5, bots: tuple[int, ...] = (), seed: int | None = SEED, **settings: Any
     ) -> LiveTable:
-        guests = [await make_guest(f"K{i}") for i in range(players)]
-        host = guests[0]
-        body = {"preset": "klasik", "players": players, "turn_seconds": 15, **settings}
-        response = await api.post("/api/rooms", json=body, headers=host.headers)
-        assert response.status_code == 201, response.text
-        code, room_id = response.json()["code"], response.json()["id"]
-        for seat, guest in enumerate(guests):
-            if seat in bots:
-                r = await api.post(f"/api/rooms/{code}/bots/{seat}", json={}, headers=host.headers)
-            else:
-                r = await api.post(f"/api/rooms/{code}/seats/{seat}", headers=guest.headers)
-            assert r.status_code == 200, r.text
-        table = await app.state.live.get(room_id)
-        if seed is not None:
-            table.new_seed = lambda: seed
-        table.rng = random.Random(11)
-        probes = []
-        for seat, guest in enumerate(guests):
-            probe = Probe()
-            probe.conn.player_id = None if seat in bots else guest.player_id
-            await table.join(probe.conn, None)
-            probes.append(probe)
-        r = await api.post(f"/api/rooms/{code}/start", headers=host.headers)
-        assert r.status_code == 200, r.text
-        live = LiveTable(table=table, code=code, guests=guests, probes=probes)
-        await live.settle()
-        return live
+        return await live_table(
+            bots=bots, seats=players, seed=seed, preset="klasik", players=players, **settings
+        )
 
     return make
 
