@@ -5,17 +5,21 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from app.rooms.clock import FakeClock
 from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
 from app.rooms.table import Table, TableConfig
 from app.store.games import SqlGameStore
+from app.store.models import Move
+from tests.app.live.server import ServerProcess
 
 CONFIG = TableConfig(deal_pause=2.0, bot_min_delay=0.5, bot_max_delay=0.5)
 
@@ -125,3 +129,25 @@ def live_table(
         return live
 
     return make
+
+
+async def stored_moves(app: Any) -> list[Move]:
+    async with app.state.db.session() as session:
+        return list(await session.scalars(select(Move).order_by(Move.id)))
+
+
+def to_move(live: LiveTable) -> Probe:
+    turn = live.table.state.turn
+    assert turn is not None
+    return live.probes[turn]
+
+
+@pytest.fixture
+async def server(database_url: str, tmp_path: Path) -> AsyncIterator[ServerProcess]:
+    """The real server (a uvicorn subprocess) on the test's database."""
+    process = ServerProcess(database_url, tmp_path / "server")
+    await asyncio.to_thread(process.start)
+    try:
+        yield process
+    finally:
+        await asyncio.to_thread(process.stop)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -25,17 +24,12 @@ from app.store.games import SqlGameStore
 from app.store.models import GameSet, Move, Score
 from app.ws.messages import Play, Start, parse_client_message
 from tests.app.live.client import Lobby, TableClient, choose
-from tests.app.live.conftest import CONFIG, LiveTable, Probe
+from tests.app.live.conftest import CONFIG, LiveTable, Probe, stored_moves, to_move
 from tests.app.live.leaks import assert_no_leaks, discards_seen
 from tests.app.live.server import ServerProcess
 from tests.app.live.test_server import autoplay, my_turn, set_over, stored
 
 SEED = 4  # deal 1: the fourth mover (first legal option each time) cannot place and discards
-
-
-async def stored_moves(app: Any) -> list[Move]:
-    async with app.state.db.session() as session:
-        return list(await session.scalars(select(Move).order_by(Move.id)))
 
 
 @pytest.fixture
@@ -52,12 +46,6 @@ def klasik_table(
         )
 
     return make
-
-
-def to_move(live: LiveTable) -> Probe:
-    turn = live.table.state.turn
-    assert turn is not None
-    return live.probes[turn]
 
 
 def must_discard(probe: Probe) -> bool:
@@ -379,16 +367,6 @@ async def test_more_players_before_the_start_reaches_the_table(
 
 
 # --- the real server --------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def server(database_url: str, tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    process = ServerProcess(database_url, tmp_path / "server")
-    await asyncio.to_thread(process.start)
-    try:
-        yield process
-    finally:
-        await asyncio.to_thread(process.stop)
 
 
 async def test_a_whole_klasik_set_with_five_clients_a_spectator_and_a_restart(

@@ -6,8 +6,6 @@ import asyncio
 import json
 import random
 import signal
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,16 +16,6 @@ from app.store.db import create_engine
 from tests.app.live.client import Lobby, TableClient, choose
 from tests.app.live.leaks import assert_no_leaks
 from tests.app.live.server import ServerProcess
-
-
-@pytest.fixture
-async def server(database_url: str, tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    process = ServerProcess(database_url, tmp_path / "server")
-    await asyncio.to_thread(process.start)
-    try:
-        yield process
-    finally:
-        await asyncio.to_thread(process.stop)
 
 
 async def seated_table(

@@ -5,26 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
 from app.rooms.clock import FakeClock
 from app.rooms.manager import TableManager
 from app.store.games import SqlGameStore
-from app.store.models import Move
 from app.ws.messages import Leave, NextSet, Play, Resume, Start
-from tests.app.live.conftest import CONFIG, LiveTable, Probe
-
-
-async def stored_moves(app: Any) -> list[Move]:
-    async with app.state.db.session() as session:
-        return list(await session.scalars(select(Move).order_by(Move.id)))
-
-
-def to_move(live: LiveTable) -> Probe:
-    turn = live.table.state.turn
-    assert turn is not None
-    return live.probes[turn]
+from tests.app.live.conftest import CONFIG, LiveTable, Probe, stored_moves, to_move
 
 
 def play_of(probe: Probe, index: int = 0, move_id: str = "m1") -> Play:
