@@ -12,9 +12,10 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from redis.asyncio import Redis
+if TYPE_CHECKING:  # redis-py is imported only by nodes that are configured to use it
+    from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 

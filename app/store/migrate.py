@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
+if TYPE_CHECKING:  # Alembic is imported when a migration runs, not by every server process.
+    from alembic.config import Config
 
 # migrations/ sits next to app/ in the source tree (the package is installed editable).
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 
 def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["url"] = url
@@ -22,8 +25,12 @@ def alembic_config(url: str) -> Config:
 def upgrade(url: str, revision: str = "head") -> None:
     """Blocking: env.py runs its own event loop, so call this via ``asyncio.to_thread`` from async
     code."""
+    from alembic import command
+
     command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str, revision: str = "base") -> None:
+    from alembic import command
+
     command.downgrade(alembic_config(url), revision)
