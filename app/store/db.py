@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -33,16 +34,35 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+# PostgreSQL: enough connections for the group commit, deal/set rows and the lobby at once, and
+# no overflow: overflow connections are closed when returned and reopened on the next burst.
+POSTGRES_POOL_SIZE = 20
+
+
 class Database:
-    """One engine plus a session factory.
+    """One engine plus a session factory, and the connection that appends game history.
 
     Sessions carry the app's secret key in ``session.info["secret_key"]`` so code that only has a
     session (``authenticate_token``) can check a token without a global.
+
+    ``history()`` sessions write sets, deals and moves. SQLite has a single write lock: pooled
+    connections racing for it make the losers sleep in the busy handler (seconds of tail under
+    load), so on SQLite history goes through an engine of exactly one connection and writers
+    queue in the pool instead. Elsewhere it is the main engine.
     """
 
     def __init__(self, url: str, *, secret_key: str, **engine_kwargs: Any) -> None:
         self.url = url
+        sqlite = url.startswith("sqlite")
+        if not sqlite and "poolclass" not in engine_kwargs:
+            engine_kwargs.setdefault("pool_size", POSTGRES_POOL_SIZE)
+            engine_kwargs.setdefault("max_overflow", 0)
         self.engine = create_engine(url, **engine_kwargs)
+        self.history_engine = (
+            create_engine(url, **{**engine_kwargs, "pool_size": 1, "max_overflow": 0})
+            if sqlite and "poolclass" not in engine_kwargs
+            else self.engine
+        )
         self.sessionmaker = async_sessionmaker(
             self.engine, expire_on_commit=False, info={"secret_key": secret_key}
         )
@@ -53,6 +73,13 @@ class Database:
         async with self.sessionmaker() as session:
             yield session
 
+    @asynccontextmanager
+    async def history(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction appending game history (see the class docstring), committed at the end.
+        Never open another while holding one: on SQLite there is only one such connection."""
+        async with self.history_engine.begin() as conn:
+            yield conn
+
     async def ping(self) -> bool:
         try:
             async with self.engine.connect() as conn:
@@ -62,4 +89,6 @@ class Database:
         return True
 
     async def dispose(self) -> None:
+        if self.history_engine is not self.engine:
+            await self.history_engine.dispose()
         await self.engine.dispose()

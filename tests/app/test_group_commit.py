@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from app.rooms.store import MoveRecord, StoreConflict
 from app.store import players, rooms
 from app.store.batch import GroupCommit
 from app.store.db import Database
 from app.store.games import SqlGameStore
-from app.store.models import Move
+from app.store.models import Deal, Move, Score
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -40,6 +41,10 @@ async def test_items_arriving_during_a_commit_share_the_next_one() -> None:
 
 
 async def deal_ids(db: Database, count: int) -> list[int]:
+    return [deal for _, deal in await set_and_deal_ids(db, count)]
+
+
+async def set_and_deal_ids(db: Database, count: int) -> list[tuple[int, int]]:
     store = SqlGameStore(db)
     async with db.session() as session, session.begin():
         host = await players.create_player(session, name="Host", token_hash="h" * 64)
@@ -52,7 +57,8 @@ async def deal_ids(db: Database, count: int) -> list[int]:
     ids = []
     for room_id in room_ids:
         set_id = await store.create_set(room_id=room_id, number=1, rules={}, at=NOW)
-        ids.append(await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=NOW))
+        deal_id = await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=NOW)
+        ids.append((set_id, deal_id))
     return ids
 
 
@@ -80,5 +86,62 @@ async def test_a_conflicting_move_fails_alone(database_url: str, batch: int) -> 
         assert results[1:] == [None] * (batch - 1)
         async with db.session() as session:
             assert await session.scalar(select(func.count()).select_from(Move)) == batch
+    finally:
+        await db.dispose()
+
+
+async def test_history_written_concurrently_by_many_tables(database_url: str) -> None:
+    """Sets, deals, moves and score lines from 20 tables at once, with the lobby reading
+    meanwhile. On SQLite they all go through one connection (its single write lock is never
+    fought over); elsewhere through the shared pool."""
+    db = Database(database_url, secret_key="k")
+    in_use = peak = 0
+
+    def checked_out(*_: object) -> None:
+        nonlocal in_use, peak
+        in_use += 1
+        peak = max(peak, in_use)
+
+    def checked_in(*_: object) -> None:
+        nonlocal in_use
+        in_use -= 1
+
+    event.listen(db.history_engine.sync_engine.pool, "checkout", checked_out)
+    event.listen(db.history_engine.sync_engine.pool, "checkin", checked_in)
+    try:
+        store = SqlGameStore(db)
+        ids = await set_and_deal_ids(db, 20)
+
+        async def table(n: int, set_id: int, deal_id: int) -> None:
+            for seq in range(1, 6):
+                last = seq == 5
+                await store.record_move(
+                    replace(
+                        record(deal_id, seq),
+                        deal_result={"winner": n} if last else None,
+                        set_id=set_id if last else None,
+                        scores=[n, seq, 0, 0] if last else None,
+                    )
+                )
+
+        async def lobby() -> None:
+            for _ in range(20):
+                async with db.session() as session:
+                    await session.scalar(select(func.count()).select_from(Move))
+                await asyncio.sleep(0)
+
+        await asyncio.gather(*(table(n, s, d) for n, (s, d) in enumerate(ids)), lobby())
+        async with db.session() as session:
+            assert await session.scalar(select(func.count()).select_from(Move)) == 100
+            ended = await session.scalars(select(Deal.result).order_by(Deal.id))
+            assert [r["winner"] for r in ended] == list(range(20))
+            for n, (set_id, _) in enumerate(ids):
+                lines = await session.scalars(
+                    select(Score.points).where(Score.set_id == set_id).order_by(Score.seat)
+                )
+                assert list(lines) == [n, 5, 0, 0]
+        if database_url.startswith("sqlite"):
+            assert db.history_engine is not db.engine
+            assert peak == 1
     finally:
         await db.dispose()
