@@ -229,7 +229,6 @@ class Cluster:
             queue_size=self.manager.config.send_queue,
             player_id=message.get("player"),
         )
-        conn.start()
         self.hosted[key] = (room_id, node, conn)
         resume = Resume.model_validate(message["resume"]) if message.get("resume") else None
         await table.join(conn, resume)

@@ -1,8 +1,12 @@
 """One client socket as the room actor sees it: an identity and a bounded outbox.
 
-The actor never awaits a socket. It drops frames into the connection's queue; a writer task per
-socket drains it. A client that falls too far behind (a phone in a tunnel) is disconnected instead
-of stalling the table, and resyncs from a snapshot when it comes back.
+The actor never awaits a socket. It drops frames into the connection's outbox; a writer task
+drains it. A client that falls too far behind (a phone in a tunnel) is disconnected instead of
+stalling the table, and resyncs from a snapshot when it comes back.
+
+The writer task exists only while there is something to write: most sockets of a table wait for a
+human most of the time, and a parked task per socket is memory for nothing. The frames the actor
+queues for one move (events, then the snapshot) are written by one wake-up of the writer.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -24,7 +29,7 @@ CLOSE_SLOW_CONSUMER = 1013
 CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Connection:
     send_text: Callable[[str], Awaitable[None]]
     close: Callable[[int, str], Awaitable[None]]
@@ -33,12 +38,9 @@ class Connection:
     seat: int | None = None
     id: int = field(default_factory=lambda: next(_ids))
     closed: bool = False
-    _queue: asyncio.Queue[str | None] = field(init=False)
+    _outbox: deque[str] = field(default_factory=deque, init=False)
     _writer: asyncio.Task[None] | None = field(default=None, init=False)
-    _close: tuple[int, str] = field(default=(1000, ""), init=False)
-
-    def __post_init__(self) -> None:
-        self._queue = asyncio.Queue(maxsize=self.queue_size)
+    _close: tuple[int, str] | None = field(default=None, init=False)
 
     @property
     def is_spectator(self) -> bool:
@@ -47,20 +49,18 @@ class Connection:
     @property
     def pending(self) -> int:
         """Frames queued but not yet written."""
-        return self._queue.qsize()
-
-    def start(self) -> None:
-        self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        return len(self._outbox)
 
     def send(self, frame: str) -> None:
-        """Queue a frame; never blocks. A full queue means the client cannot keep up."""
+        """Queue a frame; never blocks. A full outbox means the client cannot keep up."""
         if self.closed:
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if len(self._outbox) >= self.queue_size:
             log.info("connection %s too slow; dropping it", self.id)
             self.shutdown(CLOSE_SLOW_CONSUMER, "slow_consumer")
+            return
+        self._outbox.append(frame)
+        self._wake()
 
     def send_away(self, reason: str) -> None:
         """Tell the client why (a ``bye``), then close so that it reconnects: the table moved to
@@ -69,34 +69,37 @@ class Connection:
         self.shutdown(CLOSE_RECONNECT, reason)
 
     def shutdown(self, code: int = 1000, reason: str = "") -> None:
-        """Stop sending and close the socket from the writer task (after what is queued)."""
+        """Stop sending and close the socket from the writer (after what is queued)."""
         if self.closed:
             return
         self.closed = True
         self._close = (code, reason)
-        # Make room for the sentinel even when the queue is full: the client is gone anyway.
-        if self._queue.full():
-            with contextlib.suppress(asyncio.QueueEmpty):
-                while True:
-                    self._queue.get_nowait()
-        self._queue.put_nowait(None)
+        if len(self._outbox) >= self.queue_size:
+            self._outbox.clear()  # a client that is being dropped for lagging gets no backlog
+        self._wake()
 
-    async def _write_loop(self) -> None:
+    def _wake(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        outbox = self._outbox
         try:
-            while True:
-                frame = await self._queue.get()
-                if frame is None:
-                    break
-                await self.send_text(frame)
+            while outbox:
+                await self.send_text(outbox.popleft())
+            if self._close is not None:
+                with contextlib.suppress(Exception):
+                    await self.close(*self._close)
         except Exception:  # the peer went away mid-send; the reader side notices too
             log.debug("connection %s writer stopped", self.id, exc_info=True)
             self.closed = True
-            return
-        code, reason = self._close
-        with contextlib.suppress(Exception):
-            await self.close(code, reason)
+            outbox.clear()
+        finally:
+            if not self.closed:
+                self._writer = None  # idle: the next frame starts a writer again
 
     async def wait_closed(self) -> None:
+        """Wait until what was queued before ``shutdown`` is written and the socket closed."""
         if self._writer is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer

@@ -88,7 +88,6 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         queue_size=manager.config.send_queue,
         player_id=player_id,
     )
-    conn.start()
     session.conn = conn  # from now on every frame to this socket goes through its writer
     await table.join(conn, hello.resume)
     metrics: Metrics = websocket.app.state.metrics

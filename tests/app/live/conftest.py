@@ -50,7 +50,6 @@ class Probe:
             self.closed_with = (code, reason)
 
         self.conn = Connection(send_text=send_text, close=close)
-        self.conn.start()
 
     async def drain(self) -> None:
         for _ in range(100):
