@@ -39,7 +39,7 @@ from engine.match import (
 from engine.replay import apply_event, fold, rebuild, replay_match
 from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings
 from engine.tiles import ALL_TILES, Tile
-from engine.views import event_view, view
+from engine.views import event_view, view, views
 
 __all__ = [
     "ALL_TILES",
@@ -90,4 +90,5 @@ __all__ = [
     "rules_from_settings",
     "start_deal",
     "view",
+    "views",
 ]

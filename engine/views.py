@@ -9,6 +9,7 @@ deal is over, its result with every hand, every discard and the set-aside tiles 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.deal import DISCARD, NOBODY, DealState, placements, start_of
@@ -50,11 +51,25 @@ def _legal(state: MatchState, deal: DealState, seat: int) -> list[dict[str, Any]
 
 def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
     """Everything ``viewer`` (a seat, or None for a spectator) may see now, JSON-safe."""
+    return _seat_view(state, _public_view(state), viewer)
+
+
+def views(state: MatchState, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``view(state, v)`` for each of ``viewers``, with the public part built once for all.
+
+    The views share their public lists (line, counts, passes...): read them, do not change them.
+    """
+    public = _public_view(state)
+    return {v: _seat_view(state, public, v) for v in viewers}
+
+
+def _public_view(state: MatchState) -> dict[str, Any]:
+    """What every viewer, spectators included, may see."""
     rules = state.rules
     deal = state.deal
     n = rules.players
     out: dict[str, Any] = {
-        "viewer": viewer,
+        "viewer": None,
         "preset": rules.preset,
         "mode": rules.mode,
         "scoring": rules.scoring,
@@ -82,9 +97,6 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
     }
     if deal is None:
         return out
-    if viewer is not None:
-        out["hand"] = names(deal.hands[viewer])
-        out["discards"] = names(deal.discards[viewer])
     out["counts"] = [h.bit_count() for h in deal.hands]
     out["start"] = start_of(deal)
     out["line"] = _line(deal)
@@ -94,8 +106,6 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
     out["passes"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.passes]
     out["discard_counts"] = [d.bit_count() for d in deal.discards]
     out["discarded"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.discard_log]
-    if viewer is not None and state.turn == viewer:
-        out["legal"] = _legal(state, deal, viewer)
     last = state.last_result
     if last is not None:
         shown = last.to_dict()
@@ -105,6 +115,19 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
             for key in OLD_NEWS:
                 del shown[key]
         out["last_result"] = shown
+    return out
+
+
+def _seat_view(state: MatchState, public: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """The public view plus what only ``viewer`` may see: its own hand, discards and moves."""
+    deal = state.deal
+    if viewer is None or deal is None:
+        return public if viewer is None else {**public, "viewer": viewer}
+    out = {**public, "viewer": viewer}
+    out["hand"] = names(deal.hands[viewer])
+    out["discards"] = names(deal.discards[viewer])
+    if state.turn == viewer:
+        out["legal"] = _legal(state, deal, viewer)
     return out
 
 

@@ -629,13 +629,14 @@ class Table:
         for conn in self.conns:
             by_viewer.setdefault(conn.seat, []).append(conn)
         serialised: dict[int, list[tuple[dict[str, Any], str]]] = {}
+        views = engine.views(self.state, by_viewer)
         for viewer, conns in by_viewer.items():
             frames = []
             for seq in range(first + 1, len(self.events) + 1):
                 message = self._event_message(seq, viewer, clock, server_time)
                 if message is not None:
                     frames.append(_serialise_once(serialised.setdefault(seq, []), message))
-            frames.append(self._snapshot_frame(viewer, clock))
+            frames.append(self._snapshot_frame(viewer, clock, views[viewer]))
             for frame in frames:
                 for conn in conns:
                     conn.send(frame)
@@ -643,13 +644,15 @@ class Table:
     def _send_snapshot(self, conn: Connection) -> None:
         conn.send(self._snapshot_frame(conn.seat, self._clock()))
 
-    def _snapshot_frame(self, viewer: int | None, clock: dict[str, Any] | None) -> str:
+    def _snapshot_frame(
+        self, viewer: int | None, clock: dict[str, Any] | None, view: dict[str, Any] | None = None
+    ) -> str:
         return dumps(
             {
                 "type": "snapshot",
                 "set": self.set_number,
                 "seq": len(self.events),
-                "view": engine.view(self.state, viewer),
+                "view": engine.view(self.state, viewer) if view is None else view,
                 "clock": clock,
                 "server_time": self._server_time(),
             }

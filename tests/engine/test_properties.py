@@ -25,6 +25,7 @@ from engine import (
     replay_match,
     start_deal,
     view,
+    views,
 )
 from engine.deal import DealState
 from engine.rules import RuleSet
@@ -140,8 +141,9 @@ def run_set(rules: RuleSet, seed: int) -> None:
             for other in range(4):
                 if other != seat:
                     assert legal_moves(state, other) == []
-            views = {v: json.dumps(view(state, v)) for v in (0, 1, 2, 3, None)}
-            check_private(state, {v: [t] for v, t in views.items()})
+            shared = views(state, (0, 1, 2, 3, None))  # what the server sends
+            assert shared == {v: view(state, v) for v in shared}
+            check_private(state, {v: [json.dumps(t)] for v, t in shared.items()})
             move = random_legal_move(state, rng)
             assert move in legal
             before = state
@@ -314,8 +316,9 @@ def run_klasik_set(rules: RuleSet, seed: int) -> None:
                 assert rules.discard
                 assert sorted(m.tile.index for m in legal) == list(bits(deal.hands[seat]))
                 assert all(m.is_discard for m in legal)
-            views = {v: json.dumps(view(state, v)) for v in viewers}
-            check_klasik_private(state, {v: [t] for v, t in views.items()})
+            shared = views(state, viewers)  # what the server sends
+            assert shared == {v: view(state, v) for v in viewers}
+            check_klasik_private(state, {v: [json.dumps(t)] for v, t in shared.items()})
             move = random_legal_move(state, rng)
             assert move in legal
             stored[-1][1].append(json.loads(json.dumps(move.to_dict())))
