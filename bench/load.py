@@ -3,6 +3,9 @@
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --tables 100 --think 0 \
         --warmup 5 --duration 20 --server-pid PID [--json out.json]
 
+Several nodes of one deployment (Redis between them): ``--url`` and ``--server-pid`` once per node,
+in the same order (or comma-separated); ``--redis-pid`` adds redis-server's CPU.
+
 It talks to the server only as a client would (docs/API.md, docs/PROTOCOL.md):
 
 1. setup (not measured): per table four guests (``POST /api/guests``), a room with long sets
@@ -25,6 +28,15 @@ It talks to the server only as a client would (docs/API.md, docs/PROTOCOL.md):
    before the setup). The generator's own CPU is reported too: near 100% means the generator, not
    the server, was the limit.
 
+Several nodes: table ``i``'s REST calls (guests, room, seats, start) go to node ``i % N``
+(round-robin per table, so the lobby is written through every node), and seat ``s`` of table ``i``
+connects its socket to node ``(i + s) % N``: every table has sockets on every node, so most moves
+cross Redis between the socket's node and the table's owner. The host's socket connects first, so
+its node (``i % N``) owns the table: the tables' owners alternate over the nodes. Server CPU and
+RSS are the sums over the nodes' processes (the per-node figures are under ``per_node``);
+``/metrics`` is scraped on every node at the same ticks and merged (histogram counts added, the
+worst node's loop lag per tick).
+
 Bounded: only loopback URLs are accepted, the table count is capped, every phase has a timeout,
 and the whole run stops by itself after setup + warmup + duration.
 """
@@ -43,6 +55,8 @@ import resource
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -61,6 +75,7 @@ except Exception:  # pragma: no cover - the engine is in the same repo
     _BOT = None
 
 MAX_TABLES = 5000
+DEFAULT_URL = "http://127.0.0.1:8000"
 SEATS = 4
 HOST_SEAT = 0
 
@@ -172,10 +187,59 @@ def machine_load() -> dict[str, Any]:
     return out
 
 
+@dataclass
+class Usage:
+    """What was measured of one process, or of several added up, over the window."""
+
+    wall: float
+    cpu: float
+    main_cpu: float
+    threads: int
+    cpu_samples: list[float]  # % of a core over each ~1 s tick
+    rss_samples: list[int]
+
+    @staticmethod
+    def combine(parts: list[Usage]) -> Usage:
+        # The processes are sampled one after the other at the same ticks, so the i-th samples
+        # belong together; the wall clock is the longest of theirs (they differ by microseconds).
+        return Usage(
+            wall=max(p.wall for p in parts),
+            cpu=sum(p.cpu for p in parts),
+            main_cpu=sum(p.main_cpu for p in parts),
+            threads=sum(p.threads for p in parts),
+            cpu_samples=[sum(x) for x in zip(*(p.cpu_samples for p in parts), strict=True)],
+            rss_samples=[sum(x) for x in zip(*(p.rss_samples for p in parts), strict=True)],
+        )
+
+    def report(self, sockets: int, baseline_rss: int, moves: int) -> dict[str, Any]:
+        wall, cpu = self.wall, self.cpu
+        rss_end = self.rss_samples[-1] if self.rss_samples else 0
+        rss_max = max(self.rss_samples) if self.rss_samples else 0
+        return {
+            "cpu_percent": round(100 * cpu / wall, 1),
+            "main_thread_cpu_percent": round(100 * self.main_cpu / wall, 1),
+            "threads": self.threads,
+            # CPU time per move: robust to other load on the machine (a starved process makes
+            # fewer moves but spends about the same CPU on each); 1e6 / it is the moves/s one
+            # whole core would sustain if CPU were the only limit.
+            "cpu_us_per_move": round(1e6 * cpu / moves, 1) if moves else None,
+            "moves_per_cpu_s": round(moves / cpu, 1) if cpu > 0 else None,
+            "cpu_percent_max_1s": round(max(self.cpu_samples), 1) if self.cpu_samples else None,
+            "rss_mb": round(rss_end / 2**20, 1),
+            "rss_max_mb": round(rss_max / 2**20, 1),
+            "rss_baseline_mb": round(baseline_rss / 2**20, 1),
+            "rss_kb_per_socket": round(rss_end / 1024 / sockets, 1) if sockets else None,
+            "rss_delta_kb_per_socket": (
+                round((rss_end - baseline_rss) / 1024 / sockets, 1) if sockets else None
+            ),
+        }
+
+
 class ProcSampler:
-    """CPU and RSS of one process (the server, or this generator) over the window."""
+    """CPU and RSS of one process (a server node, or this generator) over the window."""
 
     def __init__(self, pid: int | None) -> None:
+        self.pid = pid
         self.proc = None
         if pid is not None:
             import psutil
@@ -230,49 +294,135 @@ class ProcSampler:
         self.rss_samples.append(self.rss())
         self.threads = self.proc.num_threads()
 
+    def usage(self) -> Usage:
+        return Usage(
+            wall=max(1e-9, self._t1 - self._t0),
+            cpu=self._cpu1 - self._cpu0,
+            main_cpu=self._main1 - self._main0,
+            threads=self.threads,
+            cpu_samples=list(self.cpu_samples),
+            rss_samples=list(self.rss_samples),
+        )
+
     def report(self, sockets: int, baseline_rss: int, moves: int = 0) -> dict[str, Any]:
         if self.proc is None:
             return {}
-        wall = max(1e-9, self._t1 - self._t0)
-        cpu = self._cpu1 - self._cpu0
-        rss_end = self.rss_samples[-1] if self.rss_samples else 0
-        rss_max = max(self.rss_samples) if self.rss_samples else 0
+        return self.usage().report(sockets, baseline_rss, moves)
+
+
+class ProcGroup:
+    """The server under test: one process per node, each sampled at the same ticks; its figures
+    are the sums over the nodes (one node: exactly that node's)."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.members = [ProcSampler(pid) for pid in pids]
+        # RSS before the setup, per node: what each node's sockets are measured above.
+        self.baselines = [m.rss() for m in self.members]
+
+    def rss(self) -> int:
+        return sum(m.rss() for m in self.members)
+
+    def begin(self) -> None:
+        for m in self.members:
+            m.begin()
+
+    def sample(self) -> None:
+        for m in self.members:
+            m.sample()
+
+    def end(self) -> None:
+        for m in self.members:
+            m.end()
+
+    def report(self, sockets: int, moves: int) -> dict[str, Any]:
+        if not self.members:
+            return {}
+        usage = Usage.combine([m.usage() for m in self.members])
+        return usage.report(sockets, sum(self.baselines), moves)
+
+    def node_report(self, node: int, sockets: int, moves: int) -> dict[str, Any]:
+        """One node's figures. ``moves`` is the whole run's, so that the nodes' CPU per move adds
+        up to the total: a relayed move costs CPU on the socket's node and on the owner's."""
+        member = self.members[node]
+        return member.report(sockets, self.baselines[node], moves)
+
+
+class ProcessCpu:
+    """CPU of a process that serves every node but runs outside their pinned core (redis-server):
+    reported apart, like the PostgreSQL backends. It is the whole process, other clients
+    included."""
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        self.sampler: ProcSampler | None = None
+        self.error: str | None = None
+        if pid is not None:
+            try:
+                self.sampler = ProcSampler(pid)
+            except Exception as exc:  # gone, or in another PID namespace
+                self.error = f"{type(exc).__name__}: {exc}"
+
+    def begin(self) -> None:
+        self._guard(ProcSampler.begin)
+
+    def end(self) -> None:
+        self._guard(ProcSampler.end)
+
+    def _guard(self, step: Callable[[ProcSampler], None]) -> None:
+        if self.sampler is None:
+            return
+        try:
+            step(self.sampler)
+        except Exception as exc:  # e.g. no permission to read another user's threads
+            self.sampler, self.error = None, f"{type(exc).__name__}: {exc}"
+
+    def report(self, moves: int) -> dict[str, Any]:
+        if self.pid is None:
+            return {}
+        if self.sampler is None:
+            return {"pid": self.pid, "error": self.error}
+        usage = self.sampler.usage()
         return {
-            "cpu_percent": round(100 * cpu / wall, 1),
-            "main_thread_cpu_percent": round(100 * (self._main1 - self._main0) / wall, 1),
-            "threads": self.threads,
-            # CPU time per move: robust to other load on the machine (a starved process makes
-            # fewer moves but spends about the same CPU on each); 1e6 / it is the moves/s one
-            # whole core would sustain if CPU were the only limit.
-            "cpu_us_per_move": round(1e6 * cpu / moves, 1) if moves else None,
-            "moves_per_cpu_s": round(moves / cpu, 1) if cpu > 0 else None,
-            "cpu_percent_max_1s": round(max(self.cpu_samples), 1) if self.cpu_samples else None,
-            "rss_mb": round(rss_end / 2**20, 1),
-            "rss_max_mb": round(rss_max / 2**20, 1),
-            "rss_baseline_mb": round(baseline_rss / 2**20, 1),
-            "rss_kb_per_socket": round(rss_end / 1024 / sockets, 1) if sockets else None,
-            "rss_delta_kb_per_socket": (
-                round((rss_end - baseline_rss) / 1024 / sockets, 1) if sockets else None
-            ),
+            "pid": self.pid,
+            "cpu_s": round(usage.cpu, 3),
+            "cpu_percent": round(100 * usage.cpu / usage.wall, 1),
+            "cpu_us_per_move": round(1e6 * usage.cpu / moves, 1) if moves else None,
         }
+
+
+Histogram = dict[float, float]  # bucket upper bound (s) -> cumulative count
 
 
 class MetricsScraper:
     """What the server says about itself on ``GET /metrics`` (Prometheus text), if it has it: the
-    event-loop lag gauge (sampled each second) and the move-latency histogram (the window's
-    difference: receive -> broadcast inside the server, as bucket upper bounds)."""
+    event-loop lag gauge (sampled each second), the move-latency histogram (the window's
+    difference: receive -> broadcast inside the server, as bucket upper bounds) and the moves its
+    tables applied in the window."""
 
     LAG = "gaple_event_loop_lag_seconds"
     HIST = "gaple_move_latency_seconds_bucket"
+    MOVES = "gaple_moves_total"
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.available: bool | None = None
         self.lag_ms: list[float] = []
-        self.hist0: dict[float, float] = {}
-        self.hist1: dict[float, float] = {}
+        self.hist0: Histogram = {}
+        self.hist1: Histogram = {}
+        self.moves0 = self.moves1 = 0.0
 
-    async def scrape(self, http: httpx.AsyncClient) -> dict[float, float] | None:
+    async def window_start(self, http: httpx.AsyncClient) -> None:
+        got = await self.scrape(http)
+        if got is not None:
+            self.hist0, self.moves0 = got
+
+    async def window_end(self, http: httpx.AsyncClient) -> None:
+        got = await self.scrape(http)
+        if got is not None:
+            self.hist1, self.moves1 = got
+
+    async def scrape(self, http: httpx.AsyncClient) -> tuple[Histogram, float] | None:
+        """One scrape: the latency histogram and the moves applied so far (a lag sample is kept)."""
         if self.available is False:
             return None
         try:
@@ -283,14 +433,17 @@ class MetricsScraper:
             self.available = False
             return None
         self.available = True
-        hist: dict[float, float] = {}
+        hist: Histogram = {}
+        moves = 0.0
         for line in response.text.splitlines():
             if line.startswith(self.LAG + " "):
                 self.lag_ms.append(1000 * float(line.split()[-1]))
             elif line.startswith(self.HIST + "{"):
                 le = line.split('le="', 1)[1].split('"', 1)[0]
                 hist[math.inf if le == "+Inf" else float(le)] = float(line.split()[-1])
-        return hist
+            elif line.startswith(self.MOVES + "{"):  # one series per kind (player, auto, bot)
+                moves += float(line.split()[-1])
+        return hist, moves
 
     def report(self) -> dict[str, Any]:
         if not self.available:
@@ -307,7 +460,52 @@ class MetricsScraper:
                 le = next(le for le, n in delta if n >= total * q / 100)
                 out[f"move_latency_p{q}_le_ms"] = None if le == math.inf else round(le * 1000, 1)
             out["move_latency_n"] = int(total)
+        out["moves_applied"] = int(self.moves1 - self.moves0)
         return out
+
+
+class ClusterMetrics:
+    """``/metrics`` of every node, scraped at the same ticks. Merged: the histograms' counts add
+    up (every node has the same buckets), the moves applied add up (each move is applied by one
+    owner), and the loop lag at each tick is the worst node's. One node: exactly its own."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.nodes = [MetricsScraper(base) for base in bases]
+
+    async def window_start(self, http: httpx.AsyncClient) -> None:
+        await asyncio.gather(*(n.window_start(http) for n in self.nodes))
+
+    async def scrape(self, http: httpx.AsyncClient) -> None:
+        await asyncio.gather(*(n.scrape(http) for n in self.nodes))
+
+    async def window_end(self, http: httpx.AsyncClient) -> None:
+        await asyncio.gather(*(n.window_end(http) for n in self.nodes))
+
+    def merged(self) -> MetricsScraper:
+        if len(self.nodes) == 1:
+            return self.nodes[0]
+        out = MetricsScraper("")
+        states = {n.available for n in self.nodes}
+        out.available = False if False in states else (None if None in states else True)
+        # A failed scrape leaves a node one lag sample short: ticks then pair up a little off,
+        # which only matters for a max over a window of seconds if the lag spiked just then.
+        out.lag_ms = [max(x) for x in zip(*(n.lag_ms for n in self.nodes), strict=False)]
+        out.hist0 = _add_histograms([n.hist0 for n in self.nodes])
+        out.hist1 = _add_histograms([n.hist1 for n in self.nodes])
+        out.moves0 = sum(n.moves0 for n in self.nodes)
+        out.moves1 = sum(n.moves1 for n in self.nodes)
+        return out
+
+    def report(self) -> dict[str, Any]:
+        return self.merged().report()
+
+
+def _add_histograms(hists: list[Histogram]) -> Histogram:
+    total: Histogram = {}
+    for hist in hists:
+        for le, count in hist.items():
+            total[le] = total.get(le, 0.0) + count
+    return total
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -324,6 +522,7 @@ class Run:
         self.rt_ack: list[float] = []
         self.pings: list[float] = []
         self.moves = 0  # every move, counted once (by the seat that made it), in the window
+        self.moves_by_node: Counter[int] = Counter()  # ... by the node of that seat's socket
         self.moves_total = 0
         self.own_moves = 0  # the generator's own plays confirmed in the window
         self.auto_afk = 0
@@ -358,6 +557,7 @@ class SeatClient:
         self.table = table
         self.seat = seat
         self.token = token
+        self.node = table.node_of(seat)
         self.ws: Any = None
         self.reader: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
@@ -381,7 +581,7 @@ class SeatClient:
 
     async def connect(self) -> None:
         self.ws = await ws_connect(
-            self.table.ws_url,
+            self.table.ws_url(self.seat),
             compression=None,  # the server has per-message-deflate off; do not offer it
             max_size=2**20,
             open_timeout=60,
@@ -495,6 +695,7 @@ class SeatClient:
         run.moves_total += 1
         if in_window:
             run.moves += 1
+            run.moves_by_node[self.node] += 1
         if ev.get("auto"):
             deliberate = self.afk is not None and self.afk[0] == self.set
             if in_window:
@@ -570,16 +771,25 @@ class SeatClient:
 
 
 class Table:
-    def __init__(self, index: int, ws_base: str) -> None:
+    def __init__(self, index: int, ws_bases: list[str]) -> None:
         self.index = index
-        self.ws_base = ws_base
+        self.ws_bases = ws_bases  # one per node
         self.code = ""
         self.tokens: list[str] = []
         self.seats: list[SeatClient] = []
 
     @property
-    def ws_url(self) -> str:
-        return f"{self.ws_base}/ws/rooms/{self.code}"
+    def rest_node(self) -> int:
+        """The node that takes this table's REST calls: round-robin over the tables."""
+        return self.index % len(self.ws_bases)
+
+    def node_of(self, seat: int) -> int:
+        # Shifted by the table's index so that with two nodes every table has two sockets on each
+        # and the host's socket (the one whose REST calls made the table) alternates between them.
+        return (self.index + seat) % len(self.ws_bases)
+
+    def ws_url(self, seat: int) -> str:
+        return f"{self.ws_bases[self.node_of(seat)]}/ws/rooms/{self.code}"
 
 
 async def _post(http: httpx.AsyncClient, path: str, token: str | None = None, **kw: Any) -> Any:
@@ -622,11 +832,20 @@ async def setup_table(run: Run, http: httpx.AsyncClient, table: Table) -> None:
     for seat in range(SEATS):
         await _post(http, f"/api/rooms/{table.code}/seats/{seat}", table.tokens[seat])
     table.seats = [SeatClient(run, table, seat, table.tokens[seat]) for seat in range(SEATS)]
-    await asyncio.gather(*(s.connect() for s in table.seats))
+    if len(table.ws_bases) > 1:
+        # The first socket's node takes the table's lease. The host first (and alone) makes that
+        # its REST node, so the tables' owners alternate over the nodes instead of falling to
+        # whichever node answered a race first -- sometimes one node for all.
+        await table.seats[HOST_SEAT].connect()
+    await asyncio.gather(*(s.connect() for s in table.seats if s.ws is None))
 
 
 async def run_load(args: argparse.Namespace) -> dict[str, Any]:
-    require_loopback(args.url)
+    urls: list[str] = args.urls
+    for url in urls:
+        require_loopback(url)
+    if args.server_pids and len(args.server_pids) != len(urls):
+        sys.exit("load.py: give one --server-pid per --url (the same order), or none")
     if not 1 <= args.tables <= MAX_TABLES:
         sys.exit(f"load.py: --tables must be 1..{MAX_TABLES}")
     sockets = args.tables * SEATS
@@ -635,21 +854,26 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         sys.exit(f"load.py: open-file limit {nofile} is too low for {sockets} sockets")
 
     run = Run(args)
-    server = ProcSampler(args.server_pid)
+    server = ProcGroup(args.server_pids)
     me = ProcSampler(os.getpid())
-    baseline_rss = server.rss()
-    base = args.url.rstrip("/")
-    ws_base = "ws" + base[len("http") :]
-    tables = [Table(i, ws_base) for i in range(args.tables)]
+    bases = [url.rstrip("/") for url in urls]
+    ws_bases = ["ws" + base[len("http") :] for base in bases]
+    tables = [Table(i, ws_bases) for i in range(args.tables)]
 
     t_setup = time.perf_counter()
     sem = asyncio.Semaphore(args.setup_concurrency)
     limits = httpx.Limits(max_connections=args.setup_concurrency * 4)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    async with contextlib.AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+            )
+            for base in bases
+        ]
 
         async def one(table: Table) -> None:
             async with sem:
-                await setup_table(run, http, table)
+                await setup_table(run, https[table.rest_node], table)
 
         await asyncio.wait_for(asyncio.gather(*(one(t) for t in tables)), args.setup_timeout)
         setup_seconds = time.perf_counter() - t_setup
@@ -661,6 +885,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
 
         async def start(table: Table) -> None:
             async with start_sem:
+                http = https[table.rest_node]
                 await _post(http, f"/api/rooms/{table.code}/start", table.tokens[HOST_SEAT])
 
         await asyncio.wait_for(asyncio.gather(*(start(t) for t in tables)), args.setup_timeout)
@@ -679,13 +904,15 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     # bench/run.py waits for this line to attach a profiler for the window only.
     print(f"load: window open for {args.duration:g} s", flush=True)
     load_before = machine_load()
-    scraper = MetricsScraper(base)
+    scraper = ClusterMetrics(bases)
     dbcpu = DbBackends(args.db_name)
+    redis_cpu = ProcessCpu(args.redis_pid)
     async with httpx.AsyncClient() as mhttp:
-        scraper.hist0 = await scraper.scrape(mhttp) or {}
+        await scraper.window_start(mhttp)
         server.begin()
         me.begin()
         dbcpu.begin()
+        redis_cpu.begin()
         while time.perf_counter() < run.window[1]:
             await asyncio.sleep(min(1.0, max(0.0, run.window[1] - time.perf_counter())))
             server.sample()
@@ -695,7 +922,8 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         server.end()
         me.end()
         dbcpu.end()
-        scraper.hist1 = await scraper.scrape(mhttp) or {}
+        redis_cpu.end()
+        await scraper.window_end(mhttp)
     run.stopping = True
 
     all_seats = [s for t in tables for s in t.seats]
@@ -705,7 +933,8 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
 
     duration = run.window[1] - run.window[0]
     report: dict[str, Any] = {
-        "target": args.label or args.url,
+        "target": args.label or ",".join(urls),
+        "nodes": len(urls),
         "tables": args.tables,
         "sockets": sockets,
         "think": args.think,
@@ -737,14 +966,38 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "bytes_per_move_in": round(run.bytes_in / max(1, run.moves_total), 1),
         "deals_started": run.deals_started,
         "next_sets": run.sets_restarted,
-        "server": server.report(sockets, baseline_rss, run.moves),
+        "server": server.report(sockets, run.moves),
         "server_metrics": scraper.report(),
         "db_backends": dbcpu.report(run.moves),
-        "server_rss_idle_mb": round(rss_idle / 2**20, 1) if args.server_pid else None,
+        "redis_server": redis_cpu.report(run.moves),
+        "server_rss_idle_mb": round(rss_idle / 2**20, 1) if args.server_pids else None,
         "generator": me.report(sockets, 0, run.moves),
         "machine": {"load_before": load_before, "load_after": machine_load()},
     }
+    if len(urls) > 1:
+        report["per_node"] = node_reports(run, tables, urls, server, scraper)
     return report
+
+
+def node_reports(
+    run: Run, tables: list[Table], urls: list[str], server: ProcGroup, scraper: ClusterMetrics
+) -> list[dict[str, Any]]:
+    """Each node's share: its sockets, the moves made through them, the moves its tables applied
+    (from its /metrics: the tables it owns), its process's CPU and RSS."""
+    sockets = Counter(seat.node for table in tables for seat in table.seats)
+    out = []
+    for node, url in enumerate(urls):
+        entry: dict[str, Any] = {
+            "url": url,
+            "sockets": sockets[node],
+            "moves_via_sockets": run.moves_by_node[node],
+            "server_metrics": scraper.nodes[node].report(),
+        }
+        if server.members:
+            entry["pid"] = server.members[node].pid
+            entry["server"] = server.node_report(node, sockets[node], run.moves)
+        out.append(entry)
+    return out
 
 
 def print_report(r: dict[str, Any]) -> None:
@@ -787,6 +1040,23 @@ def print_report(r: dict[str, Any]) -> None:
     db = r.get("db_backends") or {}
     if db:
         print(f"  PostgreSQL backends CPU {db['cpu_percent']}% ({db['cpu_us_per_move']} us/move)")
+    rd = r.get("redis_server") or {}
+    if rd.get("error"):
+        print(f"  redis-server CPU: not measured ({rd['error']})")
+    elif rd:
+        print(
+            f"  redis-server CPU {rd['cpu_s']} s = {rd['cpu_percent']}% "
+            f"({rd['cpu_us_per_move']} us/move; the whole process)"
+        )
+    for node, n in enumerate(r.get("per_node") or []):
+        ns, nm = n.get("server") or {}, n["server_metrics"]
+        cpu = f"CPU {ns['cpu_percent']}% RSS {ns['rss_mb']} MB, " if ns else ""
+        lag = nm["loop_lag_ms"]["p99"] if nm.get("available") else None
+        print(
+            f"  node {node} {n['url']}: {cpu}{n['sockets']} sockets, {n['moves_via_sockets']} "
+            f"moves through its sockets, {nm.get('moves_applied')} applied by its tables, "
+            f"loop lag p99 {lag} ms"
+        )
     sm = r.get("server_metrics") or {}
     if sm.get("available"):
         print(
@@ -799,7 +1069,12 @@ def print_report(r: dict[str, Any]) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--url", default="http://127.0.0.1:8000")
+    p.add_argument(
+        "--url",
+        action="append",
+        default=None,
+        help=f"a node (repeat, or comma-separate, for several; default {DEFAULT_URL})",
+    )
     p.add_argument("--tables", type=int, default=25)
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds")
     p.add_argument("--warmup", type=float, default=5.0, help="seconds after the start, unmeasured")
@@ -809,7 +1084,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--afk", type=float, default=0.0, help="chance a seat lets the clock play")
     p.add_argument("--turn-seconds", type=int, default=60, choices=[15, 30, 60])
     p.add_argument("--mode", default="tunggal", choices=["tunggal", "ganda"])
-    p.add_argument("--server-pid", type=int, default=None)
+    p.add_argument(
+        "--server-pid",
+        action="append",
+        default=None,
+        help="a node's server process, in --url order (repeat or comma-separate)",
+    )
+    p.add_argument("--redis-pid", type=int, default=None, help="report redis-server's CPU")
     p.add_argument("--ping-sockets", type=int, default=8, help="host sockets that also ping")
     p.add_argument("--ping-interval", type=float, default=0.25)
     p.add_argument("--setup-concurrency", type=int, default=16)
@@ -822,8 +1103,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _split(values: list[str] | None) -> list[str]:
+    """Repeated options, each possibly a comma list, as one flat list."""
+    return [item.strip() for value in values or [] for item in value.split(",") if item.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.urls = _split(args.url) or [DEFAULT_URL]
+    args.server_pids = [int(pid) for pid in _split(args.server_pid)]
     if args.think_cap >= args.turn_seconds:
         args.think_cap = args.turn_seconds / 2
     if not args.no_uvloop:

@@ -10,9 +10,19 @@ drift in the machine's background load hits both -- each pinned to CPU 0 with ``
 bench/load.py against it pinned to CPU 1. Then it prints one row per point with the game server as a
 ratio of the relay (median over the repeats, and the spread).
 
+``--nodes N`` (N >= 2, PostgreSQL only) runs the game server as N nodes of one deployment: N
+processes on the same fresh database, all pinned to ``--server-cpu`` (by default they share CPU 0,
+the one core the single node and the relay get), with Redis between them under a key prefix
+``gaple_bench_<random>:`` whose keys are deleted afterwards. bench/load.py spreads every table's
+sockets over the nodes (so moves cross the Redis relay) and sums the nodes' CPU and RSS; Redis's
+own CPU is reported apart (it is not pinned), like the PostgreSQL backends'. The relay stays one
+process.
+
 Server settings for the game (``GAPLE_*``, app/settings.py):
-* always: ``GAPLE_MIGRATE_ON_START=true``, ``GAPLE_REDIS_URL=`` (one node), log level warning
-  (the relay too) so that no per-request logging is measured;
+* always: log level warning (the relay too) so that no per-request logging is measured;
+* one node: ``GAPLE_MIGRATE_ON_START=true``, ``GAPLE_REDIS_URL=`` (no Redis);
+* several nodes: ``GAPLE_REDIS_URL=redis://127.0.0.1:6379/0``, ``GAPLE_REDIS_PREFIX`` as above,
+  and only the first node migrates (the others start once it answers its health check);
 * flood (``--think 0``): ``GAPLE_WS_MESSAGES_PER_SECOND=100000`` and ``GAPLE_WS_BURST=100000``
   (the default 10/s per socket is a human's limit; a flooding seat sends more), and
   ``GAPLE_DEAL_PAUSE_SECONDS=0`` (else a 5 s pause between deals, which the relay does not have,
@@ -21,8 +31,9 @@ Server settings for the game (``GAPLE_*``, app/settings.py):
 ``--server-env KEY=VALUE`` adds or overrides any of them.
 
 ``--profile DIR`` attaches ``py-spy record`` (``.venv/bin/pip install py-spy``) to each server
-under test for the measured window only, writes the raw collapsed stacks there and prints the
-hotspots (``--profile-gil``: only samples holding the GIL; ``--hotspots RAW`` re-reads a file).
+under test (every node: ``<name>-node<i>``) for the measured window only, writes the raw
+collapsed stacks there and prints the hotspots (``--profile-gil``: only samples holding the GIL;
+``--hotspots RAW`` re-reads a file).
 ``--server-root DIR`` runs the game server from another copy of the tree (a fixed commit, or a
 patched copy for an A/B) instead of this one.
 """
@@ -55,6 +66,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # server and the generator would share one session's share against every other session on the
 # machine (other test runs). Each gets a session of its own, as a real server would have.
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 def free_port() -> int:
@@ -95,50 +107,76 @@ def pg_drop(name: str) -> None:
     asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+# --- Redis: several nodes share it under a key prefix of their own per run ----------------------
+
+
+def redis_clear(prefix: str) -> int:
+    """Delete every key under ``prefix`` (leases, spectator counts ... of one run's nodes)."""
+    from redis import Redis
+
+    client = Redis.from_url(REDIS_URL)
+    try:
+        # Collected first: deleting while SCAN iterates is allowed, but may revisit keys.
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        for i in range(0, len(keys), 1000):
+            client.delete(*keys[i : i + 1000])
+        return len(keys)
+    finally:
+        client.close()
+
+
+def redis_pid() -> int | None:
+    """redis-server's pid as Redis reports it (INFO server), if that pid is a redis-server here: in
+    another PID namespace (a container) it would name some other process, or none."""
+    import psutil
+    from redis import Redis
+
+    client = Redis.from_url(REDIS_URL)
+    try:
+        pid = int(client.info("server")["process_id"])
+        name = psutil.Process(pid).name()
+    except Exception as exc:  # report, keep going: the nodes' own figures do not need it
+        print(f"run: redis-server's CPU not measured: {exc}", file=sys.stderr)
+        return None
+    finally:
+        client.close()
+    if name.startswith("redis-server"):
+        return pid
+    print(
+        f"run: Redis says pid {pid}, which is {name!r} here: its CPU not measured", file=sys.stderr
+    )
+    return None
+
+
 # --- servers ---------------------------------------------------------------------------------
 
 
 class Server:
+    """One process under test (a game-server node, or the relay): pinned, in a session of its
+    own, logging to a file; ``env`` is added to this environment."""
+
     def __init__(self, kind: str, args: argparse.Namespace, workdir: Path) -> None:
         self.kind = kind  # "game" or "relay"
         self.args = args
         self.port = free_port()
         self.workdir = workdir
+        self.env: dict[str, str] = {}
         self.proc: subprocess.Popen[bytes] | None = None
-        self.pg_name: str | None = None
         self.log_path = workdir / f"{kind}-{self.port}.log"
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def data_dir(self) -> Path:
+        return self.workdir / f"data-{self.port}"
+
     def start(self) -> None:
         args = self.args
-        env = dict(os.environ)
+        env = dict(os.environ) | self.env
         if self.kind == "game":
-            data_dir = self.workdir / f"data-{self.port}"
-            data_dir.mkdir(parents=True, exist_ok=True)
-            if args.db == "postgres":
-                self.pg_name = pg_create()
-                db_url = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{self.pg_name}"
-            else:
-                db_url = f"sqlite+aiosqlite:///{data_dir / 'gaple.sqlite3'}"
-            env.update(
-                GAPLE_DATABASE_URL=db_url,
-                GAPLE_DATA_DIR=str(data_dir),
-                GAPLE_SECRET_KEY="bench-secret",
-                GAPLE_MIGRATE_ON_START="true",
-                GAPLE_REDIS_URL="",
-            )
-            if args.think == 0:
-                env.update(
-                    GAPLE_WS_MESSAGES_PER_SECOND="100000",
-                    GAPLE_WS_BURST="100000",
-                    GAPLE_DEAL_PAUSE_SECONDS="0",
-                )
-            for item in args.server_env:
-                key, _, value = item.partition("=")
-                env[key] = value
+            self.data_dir.mkdir(parents=True, exist_ok=True)
             cmd = [
                 sys.executable,
                 "-m",
@@ -189,64 +227,163 @@ class Server:
         assert self.proc is not None
         return self.proc.pid  # taskset/nice exec the server: same pid
 
+    def interrupt(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+
+    def wait(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+class Deployment:
+    """What one measurement runs against: the relay, or the game server -- ``--nodes`` processes
+    on one fresh database, with Redis between them when there are several."""
+
+    def __init__(self, kind: str, args: argparse.Namespace, workdir: Path) -> None:
+        self.kind = kind
+        self.args = args
+        self.workdir = workdir
+        self.count = args.nodes if kind == "game" else 1
+        self.nodes: list[Server] = []
+        self.pg_name: str | None = None
+        # One prefix per run: its keys (leases, spectator counts) and channels are its own, and
+        # its keys are deleted afterwards.
+        self.redis_prefix = f"gaple_bench_{secrets.token_hex(4)}:" if self.count > 1 else None
+
+    @property
+    def urls(self) -> list[str]:
+        return [node.url for node in self.nodes]
+
+    @property
+    def pids(self) -> list[int]:
+        return [node.pid for node in self.nodes]
+
+    @property
+    def label(self) -> str:
+        if self.kind != "game":
+            return f"{self.kind}/-"
+        nodes = f"/{self.count} nodes" if self.count > 1 else ""
+        return f"{self.kind}/{self.args.db}{nodes}"
+
+    def profile_tags(self, tag: str) -> list[str]:
+        """The profile file name of each node (one node: the name it has always had)."""
+        return [tag] if self.count == 1 else [f"{tag}-node{i}" for i in range(self.count)]
+
+    def start(self) -> None:
+        if self.kind == "game" and self.args.db == "postgres":
+            self.pg_name = pg_create()
+        for index in range(self.count):
+            server = Server(self.kind, self.args, self.workdir)
+            if self.kind == "game":
+                server.env = self._game_env(index, server.data_dir)
+            self.nodes.append(server)  # before start(): stop() must see it even if start fails
+            # start() returns once the node answers /api/health, so the first node has migrated
+            # the database before the others (which do not migrate) come up.
+            server.start()
+
+    def _game_env(self, index: int, data_dir: Path) -> dict[str, str]:
+        args = self.args
+        if self.pg_name is not None:
+            db_url = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{self.pg_name}"
+        else:
+            db_url = f"sqlite+aiosqlite:///{data_dir / 'gaple.sqlite3'}"
+        env = {
+            "GAPLE_DATABASE_URL": db_url,
+            "GAPLE_DATA_DIR": str(data_dir),
+            "GAPLE_SECRET_KEY": "bench-secret",  # the same on every node: tokens work on all
+            "GAPLE_MIGRATE_ON_START": "true" if index == 0 else "false",
+            "GAPLE_REDIS_URL": REDIS_URL if self.redis_prefix else "",
+        }
+        if self.redis_prefix:
+            env["GAPLE_REDIS_PREFIX"] = self.redis_prefix
+        if args.think == 0:
+            env.update(
+                GAPLE_WS_MESSAGES_PER_SECOND="100000",
+                GAPLE_WS_BURST="100000",
+                GAPLE_DEAL_PAUSE_SECONDS="0",
+            )
+        for item in args.server_env:
+            key, _, value = item.partition("=")
+            env[key] = value
+        return env
+
     def stop(self) -> None:
         try:
-            if self.proc is not None and self.proc.poll() is None:
-                self.proc.send_signal(signal.SIGINT)
-                try:
-                    self.proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait(timeout=10)
+            # All at once: a node that drains alone hands its tables over to the ones still up,
+            # which would then rebuild them for nothing.
+            for node in self.nodes:
+                node.interrupt()
+            for node in self.nodes:
+                node.wait()
         finally:
             if self.pg_name is not None:
                 try:
                     pg_drop(self.pg_name)
                 except Exception as exc:  # report, keep going
                     print(f"run: could not drop database {self.pg_name}: {exc}", file=sys.stderr)
+            if self.redis_prefix is not None:
+                try:
+                    redis_clear(self.redis_prefix)
+                except Exception as exc:  # report, keep going
+                    print(f"run: could not clear {self.redis_prefix}*: {exc}", file=sys.stderr)
 
 
 # --- one measurement ---------------------------------------------------------------------------
 
 
+def load_command(
+    deployment: Deployment, tables: int, args: argparse.Namespace, out: Path
+) -> list[str]:
+    cmd = [
+        sys.executable,
+        str(ROOT / "bench" / "load.py"),
+        "--tables",
+        str(tables),
+        "--duration",
+        str(args.duration),
+        "--warmup",
+        str(args.warmup),
+        "--think",
+        str(args.think),
+        "--afk",
+        str(args.afk),
+        "--turn-seconds",
+        str(args.turn_seconds),
+        "--mode",
+        args.mode,
+        "--json",
+        str(out),
+        "--label",
+        deployment.label,
+    ]
+    for url, pid in zip(deployment.urls, deployment.pids, strict=True):
+        cmd += ["--url", url, "--server-pid", str(pid)]
+    if deployment.pg_name:
+        cmd += ["--db-name", deployment.pg_name]
+    if deployment.redis_prefix:
+        redis = redis_pid()
+        if redis is not None:
+            cmd += ["--redis-pid", str(redis)]
+    return cmd
+
+
 def run_point(
     kind: str, tables: int, args: argparse.Namespace, workdir: Path, tag: str
 ) -> dict[str, Any]:
-    server = Server(kind, args, workdir)
-    server.start()
+    deployment = Deployment(kind, args, workdir)
     out = workdir / f"{tag}-{kind}-{tables}.json"
-    profiler: subprocess.Popen[bytes] | None = None
+    profile_tags = deployment.profile_tags(f"{tag}-{kind}-{tables}")
+    profilers: list[tuple[subprocess.Popen[bytes], str]] = []  # (py-spy, profile name)
     try:
-        cmd = [
-            sys.executable,
-            str(ROOT / "bench" / "load.py"),
-            "--url",
-            server.url,
-            "--tables",
-            str(tables),
-            "--duration",
-            str(args.duration),
-            "--warmup",
-            str(args.warmup),
-            "--think",
-            str(args.think),
-            "--afk",
-            str(args.afk),
-            "--turn-seconds",
-            str(args.turn_seconds),
-            "--mode",
-            args.mode,
-            "--server-pid",
-            str(server.pid),
-            "--json",
-            str(out),
-            "--label",
-            f"{kind}/{args.db if kind == 'game' else '-'}",
-        ]
-        if server.pg_name:
-            cmd += ["--db-name", server.pg_name]
+        deployment.start()
         gen = subprocess.Popen(
-            pinned(args.generator_cpu, args.nice, cmd),
+            pinned(args.generator_cpu, args.nice, load_command(deployment, tables, args, out)),
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -260,28 +397,33 @@ def run_point(
             line = raw.decode(errors="replace").rstrip()
             print(f"    {line}", flush=True)
             if line.startswith("load: window open") and args.profile:
-                profiler = start_profiler(
-                    server.pid, args, Path(args.profile), f"{tag}-{kind}-{tables}"
-                )
+                profilers = [
+                    (start_profiler(pid, args, Path(args.profile), name), name)
+                    for pid, name in zip(deployment.pids, profile_tags, strict=True)
+                ]
         gen.wait()
         timer.cancel()
-        if profiler is not None:
+        for profiler, name in profilers:
             profiler.wait(timeout=args.duration + 60)
-            raw = Path(args.profile) / f"{tag}-{kind}-{tables}.txt"
-            if raw.exists():
-                report = hotspots(raw)
-                (Path(args.profile) / f"{tag}-{kind}-{tables}-hotspots.txt").write_text(
-                    "\n".join(report) + "\n"
-                )
-                print("\n".join("    " + x for x in report[:40]), flush=True)
+            report_profile(Path(args.profile), name)
         if gen.returncode != 0 or not out.exists():
-            raise RuntimeError(f"load.py failed ({gen.returncode}); server log {server.log_path}")
+            logs = ", ".join(str(node.log_path) for node in deployment.nodes)
+            raise RuntimeError(f"load.py failed ({gen.returncode}); server log {logs}")
         result: dict[str, Any] = json.loads(out.read_text())
         result["kind"] = kind
         result["db"] = args.db if kind == "game" else None
+        result["nodes"] = deployment.count
         return result
     finally:
-        server.stop()
+        deployment.stop()
+
+
+def report_profile(outdir: Path, name: str) -> None:
+    raw = outdir / f"{name}.txt"
+    if raw.exists():
+        report = hotspots(raw)
+        (outdir / f"{name}-hotspots.txt").write_text("\n".join(report) + "\n")
+        print("\n".join("    " + x for x in report[:40]), flush=True)
 
 
 def start_profiler(
@@ -372,6 +514,8 @@ def table_rows(results: list[dict[str, Any]], args: argparse.Namespace) -> list[
         "auto late p99 ms | game CPU % | relay CPU % | game RSS MB | game KB/socket (Δ) | "
         "gen CPU % game / relay | load 1m |"
     )
+    if args.nodes > 1:
+        header += " redis CPU % |"  # unpinned, like PostgreSQL: apart from game CPU %
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     for tables in sorted({r["tables"] for r in results}):
         game = [r for r in results if r["tables"] == tables and r["kind"] == "game"]
@@ -413,11 +557,19 @@ def table_rows(results: list[dict[str, Any]], args: argparse.Namespace) -> list[
             for x in game + relay
             if x.get("machine", {}).get("load_before", {}).get("loadavg_1m") is not None
         ]
+        extra: list[str] = []
+        if args.nodes > 1:
+            redis = [
+                g["redis_server"]["cpu_percent"]
+                for g in game
+                if "cpu_percent" in g.get("redis_server", {})
+            ]
+            extra.append(_spread(redis))
         lines.append(
             "| "
             + " | ".join(
                 [
-                    args.db,
+                    args.db if args.nodes == 1 else f"{args.db}, {args.nodes} game nodes",
                     str(tables),
                     f"{args.think:g}",
                     _spread([g["moves_per_s"] for g in game]),
@@ -444,6 +596,7 @@ def table_rows(results: list[dict[str, Any]], args: argparse.Namespace) -> list[
                     f"{srv(game, 'rss_kb_per_socket')} ({srv(game, 'rss_delta_kb_per_socket')})",
                     gen,
                     _spread(loads, "{:.1f}"),
+                    *extra,
                 ]
             )
             + " |"
@@ -454,6 +607,12 @@ def table_rows(results: list[dict[str, Any]], args: argparse.Namespace) -> list[
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="game server vs relay, same generator, same run")
     p.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        help="game server nodes (2 or more: with Redis between them; needs --db postgres)",
+    )
     p.add_argument("--tables", default="25,100,250", help="comma list")
     p.add_argument("--think", type=float, default=0.0)
     p.add_argument("--afk", type=float, default=0.0)
@@ -483,6 +642,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only print the hotspots of an existing py-spy raw profile",
     )
     args = p.parse_args(argv)
+    if args.nodes < 1:
+        p.error("--nodes must be at least 1")
+    if args.nodes > 1 and args.db != "postgres":
+        p.error("--nodes 2 or more needs --db postgres (the nodes share one database)")
     if args.hotspots:
         print("\n".join(hotspots(Path(args.hotspots), top=30)))
         return 0
@@ -498,8 +661,9 @@ def main(argv: list[str] | None = None) -> int:
             order = targets if rep % 2 == 0 else list(reversed(targets))
             for tables in counts:
                 for kind in order:
+                    nodes = f", {args.nodes} nodes" if kind == "game" and args.nodes > 1 else ""
                     print(
-                        f"run: repeat {rep + 1}/{args.repeat}: {kind} ({args.db}) "
+                        f"run: repeat {rep + 1}/{args.repeat}: {kind} ({args.db}{nodes}) "
                         f"{tables} tables, think {args.think:g}",
                         flush=True,
                     )
