@@ -19,8 +19,9 @@ docs/API.md and docs/PROTOCOL.md for the load generator to drive it exactly as i
   fields and a line that grows and resets like a deal, so frames are about as large as the game's.
   ``ping`` gets ``pong``; ``next_set`` and ``start`` restart the fake set.
 
-Frames are parsed with ``json.loads`` (no pydantic) and written straight to the socket (no
-per-socket writer task); there is no rate limit and no origin check.
+Frames are parsed with ``json.loads`` (as the game does, but without pydantic), serialised with
+orjson (the game's serialiser) and written straight to the socket (no per-socket writer task);
+there is no rate limit and no origin check.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import uvicorn
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -47,7 +49,7 @@ DEAL_LENGTH = 20  # placements before the fake line starts over
 
 def dumps(message: dict[str, Any]) -> str:
     # The game server's serialiser (app.ws.messages.dumps), copied so the relay imports no app code.
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return orjson.dumps(message).decode()
 
 
 @dataclass
