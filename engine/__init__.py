@@ -39,12 +39,13 @@ from engine.match import (
 from engine.replay import apply_event, fold, rebuild, replay_match
 from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings
 from engine.tiles import ALL_TILES, Tile
-from engine.views import event_view, view, views
+from engine.views import PUBLIC_EVENTS, event_view, view, views
 
 __all__ = [
     "ALL_TILES",
     "BOTS",
     "DISCARD",
+    "PUBLIC_EVENTS",
     "BadMove",
     "BadRules",
     "BadScenario",

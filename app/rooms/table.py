@@ -150,7 +150,8 @@ class Table:
         self.set_id: int | None = None
         self.deal_id: int | None = None
         self.move_seq = 0  # placements stored in the current deal
-        self.events: list[dict[str, Any]] = []  # this set's events, seq = index + 1
+        # This set's events, seq = index + 1: the engine's compact events, turned into dicts
+        # only when a frame is made (a long set holds hundreds of them per table).
         self._event_objs: list[engine.Event] = []
         self.auto_seqs: set[int] = set()
         self.acks: dict[tuple[int, str], int] = {}
@@ -163,6 +164,11 @@ class Table:
         self._on_lost = on_lost
         self.metrics = metrics or Metrics(process=False)
         self.lost = False
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """This set's events so far, as stored (not as any viewer sees them)."""
+        return [ev.to_dict() for ev in self._event_objs]
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -196,9 +202,8 @@ class Table:
         self.set_number = stored.number
         self.set_id = stored.id
         self._event_objs = list(events)
-        self.events = [ev.to_dict() for ev in events]
         moves = [m for deal in stored.deals for m in deal.moves]
-        played = [i + 1 for i, ev in enumerate(self.events) if ev["kind"] in MOVE_EVENTS]
+        played = [i + 1 for i, ev in enumerate(events) if ev.kind in MOVE_EVENTS]
         for seq, move in zip(played, moves, strict=True):
             if move.auto:
                 self.auto_seqs.add(seq)
@@ -317,7 +322,7 @@ class Table:
         self.conns.add(conn)
         self._welcome(conn)
         if resume is not None and resume.set == self.set_number:
-            for seq in range(resume.seq + 1, len(self.events) + 1):
+            for seq in range(resume.seq + 1, len(self._event_objs) + 1):
                 frame = self._event_frame(seq, conn.seat)
                 if frame is not None:
                     conn.send(frame)
@@ -448,7 +453,7 @@ class Table:
         )
         self.state = engine.new_match(rules)
         self.set_number, self.set_id = number, set_id
-        self.events, self._event_objs = [], []
+        self._event_objs = []
         self.auto_seqs.clear()
         self.acks.clear()
         self.deal_id, self.move_seq, self.deadline = None, 0, None
@@ -467,7 +472,7 @@ class Table:
         self._turn_started = now
         self._commit_events(events)
         self._schedule()
-        self._broadcast_events(len(self.events) - len(events))
+        self._broadcast_events(len(self._event_objs) - len(events))
 
     async def _apply(self, seat: int, move: engine.Move, *, auto: bool, move_id: str | None) -> int:
         """Play, store, then broadcast; returns the seq of the move's ``played`` event."""
@@ -496,7 +501,7 @@ class Table:
             record = replace(record, set_result=ended["set_ended"])
         await self.store.record_move(record)
         # Stored: from here on the move is part of the table's history.
-        first = len(self.events)
+        first = len(self._event_objs)
         self.state, self.move_seq = state, self.move_seq + 1
         self._turn_started = self.clock.now()
         self._commit_events(events)
@@ -581,7 +586,6 @@ class Table:
 
     def _commit_events(self, events: list[engine.Event]) -> None:
         self._event_objs.extend(events)
-        self.events.extend(ev.to_dict() for ev in events)
 
     def _clock(self) -> dict[str, Any] | None:
         if self.deadline is None or self.state.turn is None:
@@ -621,21 +625,33 @@ class Table:
         """Send events[first:] and then the new view to everyone.
 
         Each distinct viewer (four or five seats, the spectators) is served once, however many
-        sockets share it, and an event that every viewer sees alike (most of them) is serialised
-        once for all.
+        sockets share it. An event that every viewer sees alike (most of them: ``played``,
+        ``passed`` ...) is shaped and serialised once for all; the others once per distinct shape.
         """
         clock, server_time = self._clock(), self._server_time()
         by_viewer: dict[int | None, list[Connection]] = {}
         for conn in self.conns:
             by_viewer.setdefault(conn.seat, []).append(conn)
-        serialised: dict[int, list[tuple[dict[str, Any], str]]] = {}
+        shared: dict[int, str] = {}
+        per_viewer: dict[int, list[tuple[dict[str, Any], str]]] = {}
+        for seq in range(first + 1, len(self._event_objs) + 1):
+            if self._event_objs[seq - 1].kind in engine.PUBLIC_EVENTS:
+                message = self._event_message(seq, None, clock, server_time)
+                assert message is not None  # public: everyone sees it
+                shared[seq] = dumps(message)
+            else:
+                per_viewer[seq] = []
         views = engine.views(self.state, by_viewer)
         for viewer, conns in by_viewer.items():
             frames = []
-            for seq in range(first + 1, len(self.events) + 1):
-                message = self._event_message(seq, viewer, clock, server_time)
-                if message is not None:
-                    frames.append(_serialise_once(serialised.setdefault(seq, []), message))
+            for seq in range(first + 1, len(self._event_objs) + 1):
+                frame = shared.get(seq)
+                if frame is None:
+                    message = self._event_message(seq, viewer, clock, server_time)
+                    if message is None:
+                        continue
+                    frame = _serialise_once(per_viewer[seq], message)
+                frames.append(frame)
             frames.append(self._snapshot_frame(viewer, clock, views[viewer]))
             for frame in frames:
                 for conn in conns:
@@ -651,7 +667,7 @@ class Table:
             {
                 "type": "snapshot",
                 "set": self.set_number,
-                "seq": len(self.events),
+                "seq": len(self._event_objs),
                 "view": engine.view(self.state, viewer) if view is None else view,
                 "clock": clock,
                 "server_time": self._server_time(),
