@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.api.auth import authenticate_token
 from app.metrics import Metrics, Role
+from app.rooms.cluster import RemoteTable
 from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
 from app.rooms.table import Table
@@ -51,8 +52,9 @@ def origin_allowed(origin: str | None, settings: Settings, host: str | None) -> 
     return host is not None and origin in (f"http://{host}", f"https://{host}")
 
 
-@router.websocket("/ws/rooms/{code}")
-async def table_socket(websocket: WebSocket, code: str) -> None:
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/rooms/{code}``. A plain Starlette route, not a FastAPI one: FastAPI's dependency
+    machinery would stay referenced for as long as the socket is open, thousands of times over."""
     settings: Settings = websocket.app.state.settings
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, settings, websocket.headers.get("host")):
@@ -60,43 +62,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=CLOSE_POLICY)
         return
     manager: TableManager = websocket.app.state.live
-    store: SqlGameStore = manager.store  # type: ignore[assignment]
     await websocket.accept()
     session = _Session(websocket, settings)
-
-    room_id = await store.room_id_for_code(code.upper())
-    table = await manager.get(room_id) if room_id else None
-    if table is None:
-        await session.fail("room_not_found", f"there is no table {code!r}", CLOSE_POLICY)
+    joined = await _handshake(websocket, session, manager, websocket.path_params["code"])
+    if joined is None:
         return
-
-    hello = await session.read_hello()
-    if hello is None:
-        return
-    player_id = None
-    if hello.token:
-        async with websocket.app.state.db.session() as db_session:
-            player = await authenticate_token(db_session, hello.token)
-        if player is None:
-            await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
-            return
-        player_id = player.id
-
-    conn = Connection(
-        send_text=websocket.send_text,
-        close=lambda code, reason: websocket.close(code=code, reason=reason),
-        queue_size=manager.config.send_queue,
-        player_id=player_id,
-    )
-    session.conn = conn  # from now on every frame to this socket goes through its writer
-    await table.join(conn, hello.resume)
+    table, conn = joined
     metrics: Metrics = websocket.app.state.metrics
-    if hello.resume is not None:
-        metrics.record_reconnect()
     if isinstance(table, Table):
         role: Role = "spectator" if conn.seat is None else "seat"
     else:  # relayed: the owner node decides the seat; a token is the best guess here
-        role = "seat" if player_id else "spectator"
+        role = "seat" if conn.player_id else "spectator"
     metrics.connection_opened(role)
     try:
         while not conn.closed:
@@ -115,6 +91,45 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.wait_closed(), 2)
         conn.cancel()
+
+
+router.add_websocket_route("/ws/rooms/{code}", table_socket)
+
+
+async def _handshake(
+    websocket: WebSocket, session: _Session, manager: TableManager, code: str
+) -> tuple[Table | RemoteTable, Connection] | None:
+    """Find the table, read the ``hello``, check its token, join. None when the socket was
+    refused (and told why). A function of its own so that what it loads (the database session,
+    the player row, the hello) is freed once the socket is in play, not kept for its lifetime."""
+    store: SqlGameStore = manager.store  # type: ignore[assignment]
+    room_id = await store.room_id_for_code(code.upper())
+    table = await manager.get(room_id) if room_id else None
+    if table is None:
+        await session.fail("room_not_found", f"there is no table {code!r}", CLOSE_POLICY)
+        return None
+    hello = await session.read_hello()
+    if hello is None:
+        return None
+    player_id = None
+    if hello.token:
+        async with websocket.app.state.db.session() as db_session:
+            player = await authenticate_token(db_session, hello.token)
+            player_id = player.id if player is not None else None
+        if player_id is None:
+            await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
+            return None
+    conn = Connection(
+        send_text=websocket.send_text,
+        close=lambda code, reason: websocket.close(code=code, reason=reason),
+        queue_size=manager.config.send_queue,
+        player_id=player_id,
+    )
+    session.conn = conn  # from now on every frame to this socket goes through its writer
+    await table.join(conn, hello.resume)
+    if hello.resume is not None:
+        websocket.app.state.metrics.record_reconnect()
+    return table, conn
 
 
 class _Session:
