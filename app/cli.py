@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -46,7 +47,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.
         migrate.upgrade(settings.database_url)
     print(f"gaple: serving on http://{args.host}:{args.port}  (API docs: /docs)", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         "app.main:create_app",
         factory=True,
         host=args.host,
@@ -58,7 +59,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=settings.max_ws_frame_bytes * 16,
         ws_per_message_deflate=False,
     )
+    server = uvicorn.Server(config)
+    config.load()  # import and build the app now, so that tune_gc() can set it aside
+    tune_gc()
+    server.run()
     return 0
+
+
+# Allocations (net of frees) between young collections; CPython's default is 700.
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_gc() -> None:
+    """Keep the cycle collector's pauses short on a server holding thousands of sockets.
+
+    A full collection walks every tracked object: with 4,000 sockets that is ~900,000 objects
+    and 0.6-0.9 s during which no table moves. Two things make full collections rarer and
+    smaller: what exists once the app is built (modules, classes, the app itself, ~100,000
+    objects that are never garbage) is frozen out of every collection, and a larger young
+    generation gives a move's short-lived objects (futures, frames, records in flight across a
+    commit) time to die before they are promoted, since promotions are what trigger full
+    collections. Reference counting, which frees almost everything, is not affected.
+    """
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -91,3 +91,18 @@ async def test_client_pages(api: httpx.AsyncClient) -> None:
         response = await api.get(path)
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")
+
+
+def test_serving_sets_the_built_app_aside_from_the_cycle_collector() -> None:
+    import gc
+
+    from app.cli import GC_YOUNG_THRESHOLD, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_freeze_count() > 10_000  # what exists now is never scanned again
+        assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, before[1], before[2])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
