@@ -20,9 +20,11 @@ process.
 
 Server settings for the game (``GAPLE_*``, app/settings.py):
 * always: log level warning (the relay too) so that no per-request logging is measured;
-* one node: ``GAPLE_MIGRATE_ON_START=true``, ``GAPLE_REDIS_URL=`` (no Redis);
-* several nodes: ``GAPLE_REDIS_URL=redis://127.0.0.1:6379/0``, ``GAPLE_REDIS_PREFIX`` as above,
-  and only the first node migrates (the others start once it answers its health check);
+* the database is migrated by ``gaple migrate`` before the servers start, which run with
+  ``GAPLE_MIGRATE_ON_START=false`` as in production (no Alembic in their memory);
+* one node: ``GAPLE_REDIS_URL=`` (no Redis);
+* several nodes: ``GAPLE_REDIS_URL=redis://127.0.0.1:6379/0``, ``GAPLE_REDIS_PREFIX`` as above;
+  the first node is started, then the others once it answers its health check;
 * flood (``--think 0``): ``GAPLE_WS_MESSAGES_PER_SECOND=100000`` and ``GAPLE_WS_BURST=100000``
   (the default 10/s per socket is a human's limit; a flooding seat sends more), and
   ``GAPLE_DEAL_PAUSE_SECONDS=0`` (else a 5 s pause between deals, which the relay does not have,
@@ -172,6 +174,25 @@ class Server:
     def data_dir(self) -> Path:
         return self.workdir / f"data-{self.port}"
 
+    def _cwd(self) -> Path:
+        # --server-root: run the game server from another copy of the tree (an A/B experiment
+        # on a patched copy, leaving this tree alone); `python -m app.cli` imports from its cwd.
+        root = self.args.server_root
+        return Path(root) if (self.kind == "game" and root) else ROOT
+
+    def migrate(self) -> None:
+        """``gaple migrate`` with this node's settings, as a deployment does before its nodes."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            subprocess.run(
+                [sys.executable, "-m", "app.cli", "migrate"],
+                cwd=self._cwd(),
+                env=dict(os.environ) | self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                check=True,
+            )
+
     def start(self) -> None:
         args = self.args
         env = dict(os.environ) | self.env
@@ -196,13 +217,10 @@ class Server:
                 "--log-level",
                 "warning",
             ]
-        # --server-root: run the game server from another copy of the tree (an A/B experiment
-        # on a patched copy, leaving this tree alone); `python -m app.cli` imports from its cwd.
-        cwd = Path(args.server_root) if (self.kind == "game" and args.server_root) else ROOT
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 pinned(args.server_cpu, args.nice, cmd),
-                cwd=cwd,
+                cwd=self._cwd(),
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -283,8 +301,8 @@ class Deployment:
             if self.kind == "game":
                 server.env = self._game_env(index, server.data_dir)
             self.nodes.append(server)  # before start(): stop() must see it even if start fails
-            # start() returns once the node answers /api/health, so the first node has migrated
-            # the database before the others (which do not migrate) come up.
+            if self.kind == "game" and index == 0:
+                server.migrate()
             server.start()
 
     def _game_env(self, index: int, data_dir: Path) -> dict[str, str]:
@@ -297,7 +315,9 @@ class Deployment:
             "GAPLE_DATABASE_URL": db_url,
             "GAPLE_DATA_DIR": str(data_dir),
             "GAPLE_SECRET_KEY": "bench-secret",  # the same on every node: tokens work on all
-            "GAPLE_MIGRATE_ON_START": "true" if index == 0 else "false",
+            # As in production: `gaple migrate` once (Server.migrate), then nodes that do not
+            # migrate, so no node carries Alembic in its memory.
+            "GAPLE_MIGRATE_ON_START": "false",
             "GAPLE_REDIS_URL": REDIS_URL if self.redis_prefix else "",
         }
         if self.redis_prefix:
