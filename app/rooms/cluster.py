@@ -263,17 +263,19 @@ class Cluster:
                 log.exception("cluster check failed")
 
     async def _check(self) -> None:
-        for room_id in list(self.manager.tables):
-            if not await self.bus.renew(room_id):
+        owned = list(self.manager.tables)
+        for room_id, kept in zip(owned, await self.bus.renew_all(owned), strict=True):
+            if not kept:
                 log.warning("lost the lease of room %s", room_id)
                 await self.manager.drop(room_id, lost=True)
         await self.bus.publish_spectators(
             {room_id: table.spectators for room_id, table in self.manager.tables.items()}
         )
         self.spectator_cache = await self.bus.spectators()
-        for room_id, table in list(self.remote.items()):
-            owner = await self.bus.owner(room_id)
-            if owner != table.owner:
+        relayed = list(self.remote)
+        for room_id, owner in zip(relayed, await self.bus.owners(relayed), strict=True):
+            table = self.remote.get(room_id)
+            if table is not None and owner != table.owner:
                 log.info("room %s: owner %s is gone", room_id, table.owner)
                 del self.remote[room_id]
                 table.owner_lost()

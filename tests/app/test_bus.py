@@ -85,3 +85,25 @@ async def test_close_flushes_what_was_queued(redis_url: str, redis_prefix: str) 
         assert got == list(range(50))
     finally:
         await b.close()
+
+
+async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
+    redis_url: str, redis_prefix: str
+) -> None:
+    a, b = make_bus(redis_url, redis_prefix, "a"), make_bus(redis_url, redis_prefix, "b")
+    rooms = [f"room-{i}" for i in range(1200)]  # more than one pipeline's worth
+    try:
+        for room in rooms:
+            assert await a.acquire(room)
+        # One lease lapsed and another node took the table meanwhile.
+        await a.redis.delete(f"{redis_prefix}lease:room-7")
+        assert await b.acquire("room-7")
+        kept = await a.renew_all(rooms)
+        assert kept == [room != "room-7" for room in rooms]
+        assert await a.owners(["room-7", "room-8"]) == ["b", "a"]
+        ttl = await a.redis.pttl(f"{redis_prefix}lease:room-1199")
+        assert 2000 < ttl <= 3000  # renewed to the full lease
+        assert await a.renew_all([]) == [] and await a.owners([]) == []
+    finally:
+        await a.close()
+        await b.close()
