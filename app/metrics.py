@@ -15,6 +15,7 @@ tables report through its small API::
     METRICS.record_reconnect()                  # a client resumed its seat after a disconnect
     METRICS.record_lease_takeover()             # this node took over a table another node owned
     task = METRICS.start_loop_lag_monitor()     # in the lifespan; cancel the task at shutdown
+                                                # (it also times the cycle collector's pauses)
 
 The collectors themselves are attributes too (``METRICS.moves_total`` ...) for anything the
 helpers do not cover. Every :class:`Metrics` has its own ``CollectorRegistry``, so several apps
@@ -27,9 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
+import time
 from collections.abc import Iterator
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from prometheus_client import (
     CollectorRegistry,
@@ -61,6 +64,9 @@ MOVE_KINDS: tuple[str, ...] = get_args(MoveKind)
 MOVE_LATENCY_BUCKETS = (
     0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0,
 )  # fmt: skip
+# The cycle collector stops everything while it runs: a young collection takes milliseconds, a
+# full one on a heap of many sockets can take a large fraction of a second.
+GC_PAUSE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
 class Metrics:
@@ -120,7 +126,18 @@ class Metrics:
             namespace=ns,
             registry=reg,
         )
+        self.gc_pause_seconds = Histogram(
+            "gc_pause_seconds",
+            "How long the cycle collector stopped the process, by generation collected",
+            ["generation"],
+            buckets=GC_PAUSE_BUCKETS,
+            namespace=ns,
+            registry=reg,
+        )
+        self._gc_started: float | None = None
         # Every labelled series exists from the start (at 0), so dashboards and rate() see it.
+        for generation in ("0", "1", "2"):
+            self.gc_pause_seconds.labels(generation=generation)
         for role in ROLES:
             self.connections.labels(role=role)
         for kind in MOVE_KINDS:
@@ -178,7 +195,8 @@ class Metrics:
 
     def start_loop_lag_monitor(self, interval: float = 1.0) -> asyncio.Task[None]:
         """Sample the event loop's lag every ``interval`` seconds into event_loop_lag_seconds,
-        until the returned task is cancelled. Call it from inside the running loop."""
+        and time every pause of the cycle collector into gc_pause_seconds, until the returned
+        task is cancelled. Call it from inside the running loop."""
         if interval <= 0:
             raise ValueError("interval must be positive")
         return asyncio.get_running_loop().create_task(
@@ -187,11 +205,23 @@ class Metrics:
 
     async def _sample_loop_lag(self, interval: float) -> None:
         loop = asyncio.get_running_loop()
-        while True:
-            started = loop.time()
-            await asyncio.sleep(interval)
-            # A busy loop (a blocking call, a long computation) wakes the sleep late.
-            self.event_loop_lag_seconds.set(max(0.0, loop.time() - started - interval))
+        gc.callbacks.append(self._time_gc)  # process-wide: removed when the monitor stops
+        try:
+            while True:
+                started = loop.time()
+                await asyncio.sleep(interval)
+                # A busy loop (a blocking call, a long computation) wakes the sleep late.
+                self.event_loop_lag_seconds.set(max(0.0, loop.time() - started - interval))
+        finally:
+            gc.callbacks.remove(self._time_gc)
+
+    def _time_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self._gc_started is not None:
+            pause = time.perf_counter() - self._gc_started
+            self._gc_started = None
+            self.gc_pause_seconds.labels(generation=str(info["generation"])).observe(pause)
 
     # --- exposition -------------------------------------------------------------------------------
 

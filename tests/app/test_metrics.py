@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +26,7 @@ METRIC_NAMES = [
     "gaple_reconnects_total",
     "gaple_lease_takeovers_total",
     "gaple_event_loop_lag_seconds",
+    "gaple_gc_pause_seconds",
 ]
 
 
@@ -188,3 +190,28 @@ async def test_loop_lag_monitor_records_a_blocked_loop(metrics: Metrics) -> None
     with pytest.raises(asyncio.CancelledError):
         await task
     assert task.get_name() == "gaple-loop-lag-monitor"
+
+
+async def test_the_monitor_times_the_cycle_collector_while_it_runs(metrics: Metrics) -> None:
+    def collections(generation: str) -> float:
+        value = metrics.registry.get_sample_value(
+            "gaple_gc_pause_seconds_count", {"generation": generation}
+        )
+        return value or 0.0
+
+    task = metrics.start_loop_lag_monitor(interval=0.02)
+    await asyncio.sleep(0)  # the monitor starts and hooks into the collector
+    try:
+        gc.collect()  # a full collection
+        gc.collect(0)
+        assert collections("2") >= 1 and collections("0") >= 1
+        total = metrics.registry.get_sample_value("gaple_gc_pause_seconds_sum", {"generation": "2"})
+        assert total is not None and total > 0
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    after = collections("2")
+    gc.collect()  # the monitor is gone: no longer timed, and no callback left behind
+    assert collections("2") == after
+    assert metrics._time_gc not in gc.callbacks
