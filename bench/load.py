@@ -396,12 +396,14 @@ Histogram = dict[float, float]  # bucket upper bound (s) -> cumulative count
 class MetricsScraper:
     """What the server says about itself on ``GET /metrics`` (Prometheus text), if it has it: the
     event-loop lag gauge (sampled each second), the move-latency histogram (the window's
-    difference: receive -> broadcast inside the server, as bucket upper bounds) and the moves its
-    tables applied in the window."""
+    difference: receive -> broadcast inside the server, as bucket upper bounds), the moves its
+    tables applied in the window, and the cycle collector's pauses in the window (count, total,
+    and the bucket the longest fell in, per generation)."""
 
     LAG = "gaple_event_loop_lag_seconds"
     HIST = "gaple_move_latency_seconds_bucket"
     MOVES = "gaple_moves_total"
+    GC = "gaple_gc_pause_seconds_"
 
     def __init__(self, base: str) -> None:
         self.base = base
@@ -410,19 +412,24 @@ class MetricsScraper:
         self.hist0: Histogram = {}
         self.hist1: Histogram = {}
         self.moves0 = self.moves1 = 0.0
+        self.gc0: dict[tuple[str, str], float] = {}  # (generation, "count" | "sum" | le) -> value
+        self.gc1: dict[tuple[str, str], float] = {}
 
     async def window_start(self, http: httpx.AsyncClient) -> None:
         got = await self.scrape(http)
         if got is not None:
-            self.hist0, self.moves0 = got
+            self.hist0, self.moves0, self.gc0 = got
 
     async def window_end(self, http: httpx.AsyncClient) -> None:
         got = await self.scrape(http)
         if got is not None:
-            self.hist1, self.moves1 = got
+            self.hist1, self.moves1, self.gc1 = got
 
-    async def scrape(self, http: httpx.AsyncClient) -> tuple[Histogram, float] | None:
-        """One scrape: the latency histogram and the moves applied so far (a lag sample is kept)."""
+    async def scrape(
+        self, http: httpx.AsyncClient
+    ) -> tuple[Histogram, float, dict[tuple[str, str], float]] | None:
+        """One scrape: the latency histogram, the moves applied so far and the collector's pause
+        series (a lag sample is kept)."""
         if self.available is False:
             return None
         try:
@@ -435,6 +442,7 @@ class MetricsScraper:
         self.available = True
         hist: Histogram = {}
         moves = 0.0
+        gc_series: dict[tuple[str, str], float] = {}
         for line in response.text.splitlines():
             if line.startswith(self.LAG + " "):
                 self.lag_ms.append(1000 * float(line.split()[-1]))
@@ -443,7 +451,37 @@ class MetricsScraper:
                 hist[math.inf if le == "+Inf" else float(le)] = float(line.split()[-1])
             elif line.startswith(self.MOVES + "{"):  # one series per kind (player, auto, bot)
                 moves += float(line.split()[-1])
-        return hist, moves
+            elif line.startswith(self.GC):
+                kind = line[len(self.GC) :].split("{", 1)[0]  # bucket, count or sum
+                generation = line.split('generation="', 1)[1].split('"', 1)[0]
+                key = line.split('le="', 1)[1].split('"', 1)[0] if kind == "bucket" else kind
+                gc_series[(generation, key)] = float(line.split()[-1])
+        return hist, moves, gc_series
+
+    def gc_report(self) -> dict[str, Any]:
+        """Per generation: pauses in the window, their total, and the smallest bucket bound the
+        longest of them fits under."""
+        out: dict[str, Any] = {}
+        for generation in sorted({g for g, _ in self.gc1}):
+
+            def delta(key: str, generation: str = generation) -> float:
+                return self.gc1.get((generation, key), 0.0) - self.gc0.get((generation, key), 0.0)
+
+            count = delta("count")
+            if count <= 0:
+                continue
+            bounds = sorted(
+                (math.inf if k == "+Inf" else float(k), k)
+                for g, k in self.gc1
+                if g == generation and k not in ("count", "sum")
+            )
+            longest = next(le for le, key in bounds if delta(key) >= count)
+            out[generation] = {
+                "n": int(count),
+                "total_ms": round(delta("sum") * 1000, 1),
+                "longest_le_ms": None if longest == math.inf else round(longest * 1000, 1),
+            }
+        return out
 
     def report(self) -> dict[str, Any]:
         if not self.available:
@@ -461,6 +499,7 @@ class MetricsScraper:
                 out[f"move_latency_p{q}_le_ms"] = None if le == math.inf else round(le * 1000, 1)
             out["move_latency_n"] = int(total)
         out["moves_applied"] = int(self.moves1 - self.moves0)
+        out["gc_pauses"] = self.gc_report()
         return out
 
 
@@ -494,6 +533,14 @@ class ClusterMetrics:
         out.hist1 = _add_histograms([n.hist1 for n in self.nodes])
         out.moves0 = sum(n.moves0 for n in self.nodes)
         out.moves1 = sum(n.moves1 for n in self.nodes)
+        # Summed over the nodes: counts, totals and the cumulative buckets add up, so gc_report
+        # finds the bound of the longest pause on any node as it does for one.
+        for attr in ("gc0", "gc1"):
+            merged: dict[tuple[str, str], float] = {}
+            for node in self.nodes:
+                for key, value in getattr(node, attr).items():
+                    merged[key] = merged.get(key, 0.0) + value
+            setattr(out, attr, merged)
         return out
 
     def report(self) -> dict[str, Any]:
@@ -1063,6 +1110,7 @@ def print_report(r: dict[str, Any]) -> None:
             f"  server /metrics: loop lag ms {sm['loop_lag_ms']}; move latency p50 <= "
             f"{sm.get('move_latency_p50_le_ms')} p99 <= {sm.get('move_latency_p99_le_ms')} ms"
         )
+        print(f"  server GC pauses in the window, by generation: {sm.get('gc_pauses')}")
     m = r.get("machine") or {}
     print(f"  machine load before/after: {m.get('load_before')} / {m.get('load_after')}")
 
