@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import math
@@ -391,6 +392,34 @@ class ProcessCpu:
 
 
 Histogram = dict[float, float]  # bucket upper bound (s) -> cumulative count
+
+
+class GcPauses:
+    """This process's cycle-collector pauses while started (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.pauses_ms: list[float] = []
+        self._started: float | None = None
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started is not None:
+            self.pauses_ms.append((time.perf_counter() - self._started) * 1000)
+            self._started = None
+
+    def start(self) -> None:
+        gc.callbacks.append(self._callback)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "n": len(self.pauses_ms),
+            "total": round(sum(self.pauses_ms), 1),
+            "max": round(max(self.pauses_ms, default=0.0), 1),
+        }
 
 
 class MetricsScraper:
@@ -954,6 +983,8 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     scraper = ClusterMetrics(bases)
     dbcpu = DbBackends(args.db_name)
     redis_cpu = ProcessCpu(args.redis_pid)
+    own_gc = GcPauses()
+    own_gc.start()
     async with httpx.AsyncClient() as mhttp:
         await scraper.window_start(mhttp)
         server.begin()
@@ -971,6 +1002,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         dbcpu.end()
         redis_cpu.end()
         await scraper.window_end(mhttp)
+    own_gc.stop()
     run.stopping = True
 
     all_seats = [s for t in tables for s in t.seats]
@@ -1006,6 +1038,9 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "auto_plays_afk": run.auto_afk,
         "auto_late_server_ms": summary(run.auto_late_server),
         "auto_late_client_ms": summary(run.auto_late_client),
+        # The generator's own collector pauses in the window: they delay what it receives as
+        # much as the server's would, so a round trip's tail must be read against them.
+        "generator_gc_pauses_ms": own_gc.report(),
         "disconnects": sum(run.disconnects.values()),
         "disconnects_by_code": dict(run.disconnects),
         "byes": dict(run.byes),
@@ -1111,6 +1146,7 @@ def print_report(r: dict[str, Any]) -> None:
             f"{sm.get('move_latency_p50_le_ms')} p99 <= {sm.get('move_latency_p99_le_ms')} ms"
         )
         print(f"  server GC pauses in the window, by generation: {sm.get('gc_pauses')}")
+    print(f"  generator GC pauses in the window (ms): {r.get('generator_gc_pauses_ms')}")
     m = r.get("machine") or {}
     print(f"  machine load before/after: {m.get('load_before')} / {m.get('load_after')}")
 
