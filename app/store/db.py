@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import event, make_url, text
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -34,8 +34,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-# PostgreSQL: enough connections for the group commit, deal/set rows and the lobby at once, and
-# no overflow: overflow connections are closed when returned and reopened on the next burst.
+# A server database (PostgreSQL): enough connections for the group commit, deal and set rows and
+# the lobby at once, and no overflow: overflow connections are closed when returned and reopened
+# on the next burst.
 POSTGRES_POOL_SIZE = 20
 
 
@@ -45,22 +46,26 @@ class Database:
     Sessions carry the app's secret key in ``session.info["secret_key"]`` so code that only has a
     session (``authenticate_token``) can check a token without a global.
 
-    ``history()`` sessions write sets, deals and moves. SQLite has a single write lock: pooled
+    ``history()`` transactions write sets, deals and moves. SQLite has a single write lock: pooled
     connections racing for it make the losers sleep in the busy handler (seconds of tail under
-    load), so on SQLite history goes through an engine of exactly one connection and writers
-    queue in the pool instead. Elsewhere it is the main engine.
+    load), so for a SQLite file history goes through an engine of exactly one connection and
+    writers queue in the pool instead. Elsewhere (PostgreSQL, an in-memory SQLite database, a
+    pool chosen by the caller) it is the main engine.
     """
 
     def __init__(self, url: str, *, secret_key: str, **engine_kwargs: Any) -> None:
         self.url = url
         sqlite = url.startswith("sqlite")
-        if not sqlite and "poolclass" not in engine_kwargs:
+        pooled = "poolclass" not in engine_kwargs
+        if not sqlite and pooled:
             engine_kwargs.setdefault("pool_size", POSTGRES_POOL_SIZE)
             engine_kwargs.setdefault("max_overflow", 0)
         self.engine = create_engine(url, **engine_kwargs)
+        # An in-memory SQLite database exists once per connection: it cannot have a second one.
+        sqlite_file = sqlite and make_url(url).database not in (None, "", ":memory:")
         self.history_engine = (
             create_engine(url, **{**engine_kwargs, "pool_size": 1, "max_overflow": 0})
-            if sqlite and "poolclass" not in engine_kwargs
+            if sqlite_file and pooled
             else self.engine
         )
         self.sessionmaker = async_sessionmaker(

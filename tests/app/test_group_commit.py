@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, select, text
 
 from app.rooms.store import MoveRecord, StoreConflict
 from app.store import players, rooms
@@ -143,5 +143,18 @@ async def test_history_written_concurrently_by_many_tables(database_url: str) ->
         if database_url.startswith("sqlite"):
             assert db.history_engine is not db.engine
             assert peak == 1
+    finally:
+        await db.dispose()
+
+
+async def test_an_in_memory_sqlite_database_writes_history_where_it_reads() -> None:
+    # An in-memory database exists once per connection: a second engine would write elsewhere.
+    db = Database("sqlite+aiosqlite://", secret_key="k")
+    try:
+        async with db.history() as conn:
+            await conn.execute(text("CREATE TABLE t (x INTEGER)"))
+            await conn.execute(text("INSERT INTO t VALUES (1)"))
+        async with db.session() as session:
+            assert await session.scalar(text("SELECT x FROM t")) == 1
     finally:
         await db.dispose()
