@@ -1,4 +1,4 @@
-"""Load generator for the live tables (issue #7): N tables x 4 WebSocket seats playing real sets.
+"""Load generator for the live tables: N tables x 4 WebSocket seats playing real sets.
 
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --tables 100 --think 0 \
         --warmup 5 --duration 20 --server-pid PID [--json out.json]

@@ -1,4 +1,4 @@
-"""Driver for issue #7: the game server and the bare relay, driven the same way in the same run.
+"""Load benchmark driver: the game server and the bare relay, driven the same way in the same run.
 
     .venv/bin/python bench/run.py --db sqlite --tables 25,100,250 --think 0 \
         --warmup 5 --duration 20 [--repeat 2] [--json results.json] [--markdown table.md]

@@ -1,4 +1,4 @@
-"""The lobby API with the Klasik preset (issue #8): its settings, five seats, and the migration."""
+"""The lobby API with the Klasik preset: its settings, five seats, and the migration."""
 
 from __future__ import annotations
 

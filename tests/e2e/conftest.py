@@ -1,4 +1,4 @@
-"""Fixtures for the browser end-to-end tests (issue #5).
+"""Fixtures for the browser end-to-end tests.
 
 * ``e2e_server`` — one real server for the whole run (``python -m app.cli serve`` in a subprocess,
   via ``tests.app.live.server.ServerProcess``) on a fresh SQLite file, with short deal pauses,

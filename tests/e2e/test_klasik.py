@@ -1,4 +1,4 @@
-"""Klasik in the browser (issue #8): a table of five made through the lobby's create form (two
+"""Klasik in the browser: a table of five made through the lobby's create form (two
 people, three bots), a refused setting shown next to its field, the five seats around the felt,
 the face-up start tile and the set-aside count, and a whole short set played by clicking legal
 tiles — discards included, whenever a page's only moves are discards — to the set's result, with

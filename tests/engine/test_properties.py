@@ -1,4 +1,4 @@
-"""Hypothesis invariants over random full sets: PORDI Tunggal and Ganda (issue #2), Klasik (#8)."""
+"""Hypothesis invariants over random full sets: PORDI Tunggal and Ganda, and Klasik."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Klasik at the live table (issue #8): five seats, discards, the clock's discard, restarts.
+"""Klasik at the live table: five seats, discards, the clock's discard, restarts.
 
 The first tests drive the room actor in process on a fake clock (SQLite and PostgreSQL); the last
 plays a whole Klasik set with five real WebSocket clients through the real server (a uvicorn
