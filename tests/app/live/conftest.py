@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -128,6 +129,18 @@ def live_table(
         return live
 
     return make
+
+
+@contextlib.asynccontextmanager
+async def restarted(app: Any, clock: FakeClock, room_id: str) -> AsyncIterator[Table]:
+    """The room's table as a node starting afresh rebuilds it from storage: the only table in
+    play, restored with its clock. The node is closed at the end."""
+    fresh = TableManager(SqlGameStore(app.state.db), clock=clock, config=CONFIG)
+    assert await fresh.restore_all() == 1
+    try:
+        yield fresh.tables[room_id]
+    finally:
+        await fresh.close()
 
 
 async def stored_moves(app: Any) -> list[Move]:

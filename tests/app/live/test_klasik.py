@@ -19,12 +19,17 @@ from sqlalchemy import select
 
 import engine
 from app.rooms.clock import FakeClock
-from app.rooms.manager import TableManager
-from app.store.games import SqlGameStore
 from app.store.models import GameSet, Move, Score
 from app.ws.messages import Play, Start, parse_client_message
 from tests.app.live.client import Lobby, TableClient, choose
-from tests.app.live.conftest import CONFIG, LiveTable, Probe, stored_moves, to_move
+from tests.app.live.conftest import (
+    CONFIG,
+    LiveTable,
+    Probe,
+    restarted,
+    stored_moves,
+    to_move,
+)
 from tests.app.live.leaks import assert_no_leaks, discards_seen
 from tests.app.live.server import ServerProcess
 from tests.app.live.test_server import autoplay, my_turn, set_over, stored
@@ -232,10 +237,7 @@ async def test_a_restarted_table_replays_stored_discards(
     clock.advance(4.0)  # part of the next turn's time has gone
     room_id = live.table.room.id
 
-    fresh = TableManager(SqlGameStore(app.state.db), clock=clock, config=CONFIG)
-    assert await fresh.restore_all() == 1
-    rebuilt = fresh.tables[room_id]
-    try:
+    async with restarted(app, clock, room_id) as rebuilt:
         assert rebuilt.state == live.table.state
         assert rebuilt.events == live.table.events
         assert rebuilt.auto_seqs == live.table.auto_seqs
@@ -258,8 +260,6 @@ async def test_a_restarted_table_replays_stored_discards(
         await rebuilt.settle()
         await back.drain()
         assert back.of_type("ack")[-1]["move_id"] == "after"
-    finally:
-        await fresh.close()
 
 
 async def play_until_set_over(live: LiveTable, clock: FakeClock, limit: int = 600) -> None:

@@ -7,10 +7,15 @@ from typing import Any
 
 import engine
 from app.rooms.clock import FakeClock
-from app.rooms.manager import TableManager
-from app.store.games import SqlGameStore
 from app.ws.messages import Leave, NextSet, Play, Resume, Start
-from tests.app.live.conftest import CONFIG, LiveTable, Probe, stored_moves, to_move
+from tests.app.live.conftest import (
+    CONFIG,
+    LiveTable,
+    Probe,
+    restarted,
+    stored_moves,
+    to_move,
+)
 
 
 def play_of(probe: Probe, index: int = 0, move_id: str = "m1") -> Play:
@@ -185,16 +190,11 @@ async def test_a_restarted_server_rebuilds_the_table_from_stored_moves(
     clock.advance(4.0)  # part of the next turn's time has gone
     room_id = live.table.room.id
 
-    fresh = TableManager(SqlGameStore(app.state.db), clock=clock, config=CONFIG)
-    assert await fresh.restore_all() == 1
-    rebuilt = fresh.tables[room_id]
-    try:
+    async with restarted(app, clock, room_id) as rebuilt:
         assert rebuilt.state == live.table.state
         assert rebuilt.events == live.table.events
         assert rebuilt.deadline == live.table.deadline
         assert rebuilt.acks == live.table.acks
-    finally:
-        await fresh.close()
 
 
 async def play_until(live: LiveTable, clock: FakeClock, done: Any, limit: int = 400) -> None:
