@@ -59,11 +59,6 @@ class RedisBus:
             await self.redis.set(self._lease(room_id), self.node_id, nx=True, px=self.lease_ms)
         )
 
-    async def renew(self, room_id: str) -> bool:
-        return bool(
-            await self._renew(keys=[self._lease(room_id)], args=[self.node_id, self.lease_ms])
-        )
-
     async def renew_all(self, room_ids: list[str]) -> list[bool]:
         """Renew many leases in one round trip per ``RENEW_BATCH``: which are still ours.
 
