@@ -27,6 +27,7 @@ SECRET_BYTES: Final = 32
 HEX_LENGTH: Final = 2 * SECRET_BYTES
 _HEX_DIGITS: Final = frozenset("0123456789abcdef")
 _SEAT_LABEL: Final = "seat"
+_BALAK: Final = frozenset(t.index for t in ALL_TILES if t.is_balak)
 
 
 class BadSecret(EngineError):
@@ -45,6 +46,8 @@ def check_hex(value: object, what: str = "secret") -> str:
     """
     if not isinstance(value, str):
         raise BadSecret(f"the {what} must be a string of {HEX_LENGTH} hex characters")
+    if len(value) == HEX_LENGTH and _HEX_DIGITS.issuperset(value):
+        return value
     if len(value) != HEX_LENGTH:
         raise BadSecret(
             f"the {what} must be {HEX_LENGTH} lowercase hex characters, not {len(value)}"
@@ -75,17 +78,17 @@ def verify(secret: str, committed: str) -> bool:
     return hmac.compare_digest(commitment(secret), committed)
 
 
-def _draw(secret: str, label: str) -> int:
-    """The first 8 bytes of SHA-256(ASCII ``"{secret}:{label}"``), big-endian."""
-    digest = hashlib.sha256(f"{secret}:{label}".encode("ascii")).digest()
-    return int.from_bytes(digest[:8], "big")
+def _draw(message: bytes) -> int:
+    """The first 8 bytes of SHA-256(``message``) as a big-endian unsigned integer."""
+    return int.from_bytes(hashlib.sha256(message).digest()[:8], "big")
 
 
 def _order(secret: str, k: int) -> list[int]:
     """Shuffle ``k`` as tile indices; ``secret`` and ``k`` already checked."""
     order = list(range(COUNT))
+    prefix = f"{secret}:{k}:".encode("ascii")
     for i in range(COUNT - 1, 0, -1):
-        j = _draw(secret, f"{k}:{i}") % (i + 1)
+        j = _draw(prefix + b"%d" % i) % (i + 1)  # message "{S}:{k}:{i}"
         order[i], order[j] = order[j], order[i]
     return order
 
@@ -105,7 +108,7 @@ def random_seat(secret: str, players: int) -> int:
     """The deal's random seat, 0..players-1: where the rules let chance pick the first mover."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 1:
         raise ValueError(f"players must be a positive integer, not {players!r}")
-    return _draw(check_hex(secret), _SEAT_LABEL) % players
+    return _draw(f"{check_hex(secret)}:{_SEAT_LABEL}".encode("ascii")) % players
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,7 @@ class FairDeal:
 
 def _too_many_balak(rules: RuleSet, hands: list[list[int]]) -> bool:
     limit = rules.redeal_min_balak
-    return limit > 0 and any(sum(ALL_TILES[i].is_balak for i in h) >= limit for h in hands)
+    return limit > 0 and any(sum(i in _BALAK for i in h) >= limit for h in hands)
 
 
 def deal(secret: str, rules: RuleSet) -> FairDeal:
