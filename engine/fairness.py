@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.errors import BadRules, EngineError
+from engine.errors import BadInput, BadRules
 from engine.rules import RuleSet, rules_from_settings
 from engine.tiles import ALL_TILES, COUNT, Tile, parse_index
 
@@ -30,13 +30,10 @@ _SEAT_LABEL: Final = "seat"
 _BALAK: Final = frozenset(t.index for t in ALL_TILES if t.is_balak)
 
 
-class BadSecret(EngineError):
+class BadSecret(BadInput):
     """A secret or commitment that is not 64 lowercase hex characters."""
 
     code = "bad_secret"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(None, message)
 
 
 def check_hex(value: object, what: str = "secret") -> str:
