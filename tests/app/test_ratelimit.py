@@ -311,12 +311,14 @@ def test_rate_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
 
 async def test_openapi_documents_the_429(api: Client) -> None:
     paths = (await api.get("/openapi.json")).json()["paths"]
+    assert "/api/guests" in paths and "/api/rooms/{code}/bots/{seat}" in paths
     limited = {
         ("/api/guests", "post"),
         ("/api/rooms", "post"),
         ("/api/rooms/{code}/seats/{seat}", "post"),
         ("/api/rooms/{code}/seats/{seat}", "delete"),
         ("/api/rooms/{code}/bots/{seat}", "post"),
+        ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
     }
     for path, methods in paths.items():
         for method, operation in methods.items():
