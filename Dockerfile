@@ -13,12 +13,11 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
 WORKDIR /src
-# Everything a wheel is built from, plus the two directories the code finds next to its package:
-# migrations/ (app/store/migrate.py) and static/ (app/main.py), which the wheel does not carry.
-COPY pyproject.toml README.md ./
+# Everything the wheel is built from: the migrations are inside app/, and setup.py copies the
+# browser client (static/) into the wheel as app/static.
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY engine ./engine
 COPY app ./app
-COPY migrations ./migrations
 COPY static ./static
 RUN pip wheel --wheel-dir /wheels .
 
@@ -31,13 +30,10 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/venv/bin:$PATH
 
-# The wheels and sources are bind-mounted from the build stage, so no layer keeps them.
+# The wheels are bind-mounted from the build stage, so no layer keeps them.
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
-    --mount=type=bind,from=build,source=/src,target=/src \
     python -m venv /opt/venv \
  && pip install --no-index --find-links=/wheels gaple-online \
- && site="$(python -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parents[1])')" \
- && cp -r /src/migrations /src/static "$site"/ \
  && gaple --help >/dev/null
 
 RUN groupadd --system --gid 10001 gaple \

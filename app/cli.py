@@ -14,10 +14,16 @@ if TYPE_CHECKING:
     from app.settings import Settings
 
 
-def _settings() -> Settings:
-    from app.settings import get_settings
+def _settings(*, server: bool = True) -> Settings:
+    from pydantic import SecretStr
+
+    from app.settings import Settings, get_settings
 
     try:
+        if not server:
+            # The secret key keys guest tokens, which only a serving node checks: a migration
+            # (often run from a job that holds only the database URL) must not need it.
+            return Settings(secret_key=SecretStr("unused-by-migrate"))
         return get_settings()
     except ValidationError as exc:
         # Fail fast and readably (e.g. production without a secret key).
@@ -28,7 +34,7 @@ def _settings() -> Settings:
 def cmd_migrate(_args: argparse.Namespace) -> int:
     from app.store import migrate
 
-    settings = _settings()
+    settings = _settings(server=False)
     migrate.upgrade(settings.database_url)
     print("gaple: database is at the latest migration")
     return 0

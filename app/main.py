@@ -32,7 +32,16 @@ from app.ws.endpoint import router as ws_router
 
 log = logging.getLogger("gaple")
 
-STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
+
+def client_dir() -> Path:
+    """The browser client: app/static in an installed wheel (setup.py copies it there), else
+    static/ at the top of the checkout."""
+    here = Path(__file__).resolve().parent
+    installed = here / "static"
+    return installed if installed.is_dir() else here.parent / "static"
+
+
+STATIC_DIR = client_dir()
 
 LiveFactory = Callable[[FastAPI], Any]
 

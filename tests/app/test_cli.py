@@ -34,11 +34,21 @@ def test_migrate(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "rooms" in sqlite_tables(env / "data" / "gaple.sqlite3")
 
 
-def test_production_without_secret_fails_fast(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_production_server_without_secret_fails_fast(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GAPLE_PRODUCTION", "true")
     with pytest.raises(SystemExit) as exit_info:
-        main(["migrate"])
+        main(["serve"])
     assert "GAPLE_SECRET_KEY is required" in str(exit_info.value.code)
+
+
+def test_production_migrate_needs_no_secret(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAPLE_PRODUCTION", "true")
+    monkeypatch.setenv("GAPLE_DATABASE_URL", f"sqlite+aiosqlite:///{env / 'prod.sqlite3'}")
+    assert main(["migrate"]) == 0
+    assert "rooms" in sqlite_tables(env / "prod.sqlite3")
+    assert not (env / "data" / "secret_key").exists()  # nor did it make one up
 
 
 def sqlite_tables(path: Path) -> set[str]:
