@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
+import socket
 import sys
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
+from uvicorn import config as uvicorn_config
+from uvicorn import server as uvicorn_server
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from app.settings import Settings
 
 
@@ -43,6 +50,7 @@ def cmd_migrate(_args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.main import create_app
     from app.store import migrate
 
     settings = _settings()
@@ -53,9 +61,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.
         migrate.upgrade(settings.database_url)
     print(f"gaple: serving on http://{args.host}:{args.port}  (API docs: /docs)", flush=True)
+    app = create_app(settings)
     config = uvicorn.Config(
-        "app.main:create_app",
-        factory=True,
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
@@ -65,11 +73,53 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=settings.max_ws_frame_bytes * 16,
         ws_per_message_deflate=False,
     )
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app, grace=settings.drain_grace_seconds)
     config.load()  # import and build the app now, so that tune_gc() can set it aside
     tune_gc()
     server.run()
     return 0
+
+
+class DrainingServer(uvicorn_server.Server):
+    """uvicorn, but SIGTERM (or Ctrl-C) drains the app *before* uvicorn stops.
+
+    uvicorn's own shutdown closes every WebSocket (1012, no message) before the app's lifespan
+    shutdown runs, so the ``bye`` ``draining`` of the drain would never reach anyone. Here the
+    first signal starts ``app.main.drain`` while the server still runs; when it is done the
+    server stops as usual. A second signal stops it at once (a third forces it, as uvicorn's).
+    """
+
+    def __init__(self, config: uvicorn_config.Config, app: FastAPI, *, grace: float) -> None:
+        super().__init__(config)
+        self.app = app
+        self.grace = grace
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._draining: asyncio.Task[None] | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self._draining is None and self._loop is not None and self.started:
+            self._captured_signals.append(sig)  # re-raised at the end, as uvicorn does
+            self._loop.call_soon_threadsafe(self._start_drain)
+            return
+        super().handle_exit(sig, frame)
+
+    def _start_drain(self) -> None:
+        if self._draining is None:
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        from app.main import drain
+
+        try:
+            await drain(self.app, grace=self.grace)
+        except Exception:
+            logging.getLogger("gaple").exception("drain failed; stopping anyway")
+        finally:
+            self.should_exit = True
 
 
 # Allocations (net of frees) between young collections; CPython's default is 700.

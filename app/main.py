@@ -15,8 +15,8 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router
-from app.api.errors import install_error_handlers
+from app.api import api_router, health
+from app.api.errors import install_error_handlers, install_openapi, operation_id
 from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
 from app.metrics import Metrics
@@ -72,8 +72,7 @@ def create_app(
                 await live.start()
             yield
         finally:
-            if hasattr(live, "aclose"):
-                await live.aclose()
+            await drain(app)  # done already when a signal started the shutdown (app/cli.py)
             if app.state.redis is not None:
                 await app.state.redis.aclose()
             await app.state.db.dispose()
@@ -83,8 +82,11 @@ def create_app(
         summary="Real-time multiplayer Gaple (Indonesian dominoes)",
         version="0.1.0",
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.settings = settings
+    app.state.draining = False
+    app.state.drain_task = None
     app.state.node_id = uuid.uuid4().hex[:12]
     app.state.metrics = Metrics()
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
@@ -97,9 +99,34 @@ def create_app(
     )
     install_error_handlers(app)
     app.include_router(api_router)
+    app.include_router(health.probes)
     app.include_router(ws_router)
     _mount_client(app, STATIC_DIR)
+    install_openapi(app)
     return app
+
+
+async def drain(app: FastAPI, *, grace: float = 0.0) -> None:
+    """Take this node out of service while it still serves: ``/readyz`` answers 503 and new
+    table sockets are refused (503, so a proxy tries another node); the live tables stop taking
+    tables, store what is in flight, hand every table over and send their clients away (``bye``
+    ``draining``, close 1012). ``grace``: seconds to keep answering "draining" afterwards, so a
+    load balancer notices before the server stops listening. Idempotent: later calls wait for
+    the first."""
+    if app.state.drain_task is None:
+        app.state.draining = True
+        app.state.drain_task = asyncio.get_running_loop().create_task(_drain(app, grace))
+    await asyncio.shield(app.state.drain_task)
+
+
+async def _drain(app: FastAPI, grace: float) -> None:
+    live = app.state.live
+    log.info("draining: handing the live tables over")
+    if hasattr(live, "aclose"):
+        await live.aclose()
+    if grace > 0:
+        await asyncio.sleep(grace)
+    log.info("drained")
 
 
 def table_manager(app: FastAPI) -> TableManager:
