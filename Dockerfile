@@ -53,9 +53,11 @@ ENV GAPLE_PRODUCTION=true \
 
 EXPOSE 8000
 
-# /api/health answers 503 when the database or Redis is down; urlopen raises on it (exit 1).
+# Liveness: /livez never touches the database, so an outage of PostgreSQL does not mark every node
+# unhealthy (restarting them would not help). Readiness (/readyz) is for load balancers and
+# depends_on: docker-compose.yml checks that one.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=4).status != 200)"]
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/livez', timeout=4).status != 200)"]
 
 # Exec form: gaple (uvicorn) is PID 1 and gets docker's SIGTERM itself.
 CMD ["gaple", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -141,7 +141,7 @@ def test_health_checks(services: dict[str, Any]) -> None:
     assert "redis-cli" in redis_check and "ping" in redis_check
     for name in APP_NODES:
         check = healthcheck_command(services[name])
-        assert f"http://127.0.0.1:{APP_PORT}/api/health" in check and "urllib" in check
+        assert f"http://127.0.0.1:{APP_PORT}/readyz" in check and "urllib" in check
     assert f":{LB_PORT}/lb-health" in healthcheck_command(services["nginx"])
     # A one-shot job must not inherit the image's server health check.
     assert services["migrate"]["healthcheck"] == {"disable": True}
@@ -375,10 +375,16 @@ def test_websockets_may_stay_quiet_for_long(nginx: Block) -> None:
     assert read_timeout and _seconds(read_timeout[0].args[0]) >= 600
 
 
-def test_metrics_are_not_served_through_the_load_balancer(nginx: Block) -> None:
-    location = _location(_server(nginx), "/metrics")
-    assert location.args == ["=", "/metrics"]
-    assert not location.directives("proxy_pass")
+def test_metrics_and_probes_are_not_served_through_the_load_balancer(nginx: Block) -> None:
+    for path in ("/metrics", "/livez", "/readyz"):
+        location = _location(_server(nginx), path)
+        assert location.args == ["=", path]
+        assert not location.directives("proxy_pass")
+
+
+def test_a_draining_node_s_503_handshake_is_retried_elsewhere(nginx: Block) -> None:
+    retry = _location(_server(nginx), "/ws/rooms/ABC123").effective("proxy_next_upstream")
+    assert retry and "http_503" in retry[0].args
 
 
 # --- Dockerfile -------------------------------------------------------------------------------
@@ -423,7 +429,7 @@ def test_dockerfile_runs_as_a_non_root_user() -> None:
 
 def test_dockerfile_health_check_and_command() -> None:
     (healthcheck,) = _instructions("HEALTHCHECK")
-    assert f"http://127.0.0.1:{APP_PORT}/api/health" in healthcheck and "urllib" in healthcheck
+    assert f"http://127.0.0.1:{APP_PORT}/livez" in healthcheck and "urllib" in healthcheck
     assert "curl" not in healthcheck
     (cmd,) = _instructions("CMD")
     argv = json.loads(cmd)  # exec form: gaple is PID 1 and receives SIGTERM
