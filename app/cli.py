@@ -50,23 +50,29 @@ def cmd_migrate(_args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app import logs
     from app.main import create_app
     from app.store import migrate
 
     settings = _settings()
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    app = create_app(settings)
+    assert settings.log_format is not None  # filled by the settings' validator
+    logs.configure(
+        log_format=settings.log_format,
+        level=args.log_level,
+        node=app.state.node_id,
+        secrets=[settings.secret, _password(settings.database_url), settings.redis_url],
     )
     if settings.migrate_on_start:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.
         migrate.upgrade(settings.database_url)
     print(f"gaple: serving on http://{args.host}:{args.port}  (API docs: /docs)", flush=True)
-    app = create_app(settings)
     config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        log_config=None,  # app/logs.py formats uvicorn's records with everyone else's
         proxy_headers=settings.production,
         # The transport drops frames far above the limit (close 1009); frames just above it
         # reach the endpoint, which answers with a clear frame_too_large error first.
@@ -78,6 +84,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     tune_gc()
     server.run()
     return 0
+
+
+def _password(url: str) -> str | None:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).password
+    except Exception:
+        return None
 
 
 class DrainingServer(uvicorn_server.Server):

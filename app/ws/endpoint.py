@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app import logs
 from app.api.auth import authenticate_token
 from app.api.errors import error_body
 from app.metrics import Metrics, Role
@@ -67,12 +68,14 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=CLOSE_POLICY)
         return
     manager: TableManager = websocket.app.state.live
+    logs.bind(room=websocket.path_params["code"].upper())
     await websocket.accept()
     session = _Session(websocket, settings)
     joined = await _handshake(websocket, session, manager, websocket.path_params["code"])
     if joined is None:
         return
     table, conn = joined
+    logs.bind(conn=conn.id, player=conn.player_id)
     metrics: Metrics = websocket.app.state.metrics
     if isinstance(table, Table):
         role: Role = "spectator" if conn.seat is None else "seat"
@@ -130,7 +133,7 @@ async def _handshake(
     if hello is None:
         return None
     player_id = None
-    if hello.token:
+    if hello.token is not None:  # an empty or oversized token is refused like any other bad one
         async with websocket.app.state.db.session() as db_session:
             player = await authenticate_token(db_session, hello.token)
             player_id = player.id if player is not None else None
