@@ -72,7 +72,9 @@ def _new_lines(server: ServerProcess, before: int) -> list[str]:
     return server.log()[before:].splitlines()
 
 
-async def test_invalid_utf8_closes_1007_with_one_log_line(seated: Any, server: ServerProcess) -> None:
+async def test_invalid_utf8_closes_1007_with_one_log_line(
+    seated: Any, server: ServerProcess
+) -> None:
     before = len(server.log())
     with contextlib.suppress(websockets.ConnectionClosed):
         for _ in range(5):
@@ -86,7 +88,9 @@ async def test_invalid_utf8_closes_1007_with_one_log_line(seated: Any, server: S
 
 
 @pytest.mark.parametrize("t", ["1180591620717411303424", "-9223372036854775809", "1e400"])
-async def test_a_ping_json_cannot_echo_is_refused(seated: Any, server: ServerProcess, t: str) -> None:
+async def test_a_ping_json_cannot_echo_is_refused(
+    seated: Any, server: ServerProcess, t: str
+) -> None:
     before = len(server.log())
     await seated.send(f'{{"type":"ping","t":{t}}}')
     error = await _next(seated)
@@ -148,7 +152,9 @@ def test_debug_logs_in_json_carry_ids_and_no_secrets(tmp_path: Path) -> None:
     assert "hello" in text  # debug logging does show the frames ...
     assert token not in text and secret not in text  # ... but never a secret
     records = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
-    assert records and all({"timestamp", "level", "logger", "message", "node"} <= set(r) for r in records)
+    assert records and all(
+        {"timestamp", "level", "logger", "message", "node"} <= set(r) for r in records
+    )
     bad_frame = [r for r in records if "bad frame" in r["message"]]
     assert bad_frame and bad_frame[0]["room"] == code
     assert bad_frame[0]["player"] == guest["player_id"] and isinstance(bad_frame[0]["conn"], int)
