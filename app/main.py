@@ -19,7 +19,7 @@ from app.api import api_router, health
 from app.api.errors import install_error_handlers, install_openapi, operation_id
 from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
-from app.metrics import Metrics
+from app.metrics import Metrics, MetricsMiddleware
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
@@ -65,6 +65,11 @@ def create_app(
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         app.state.db = Database(settings.database_url, secret_key=settings.secret)
         app.state.redis = _redis_client(settings.redis_url)
+        metrics: Metrics = app.state.metrics
+        metrics.watch_database(app.state.db)
+        redis_probe = (
+            None if app.state.redis is None else metrics.start_redis_probe(app.state.redis)
+        )
         live = (live_factory or table_manager)(app)
         app.state.live = live
         try:
@@ -73,6 +78,8 @@ def create_app(
             yield
         finally:
             await drain(app)  # done already when a signal started the shutdown (app/cli.py)
+            if redis_probe is not None:
+                redis_probe.cancel()
             if app.state.redis is not None:
                 await app.state.redis.aclose()
             await app.state.db.dispose()
@@ -97,6 +104,7 @@ def create_app(
         allow_methods=["GET", "POST", "PATCH", "DELETE"],
         allow_headers=["Authorization", "Content-Type"],
     )
+    app.add_middleware(MetricsMiddleware)  # outermost of ours: sees every answer's status
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(health.probes)

@@ -65,6 +65,7 @@ async def table_socket(websocket: WebSocket) -> None:
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, settings, websocket.headers.get("host")):
         log.warning("refused WebSocket from origin %r", origin)
+        websocket.app.state.metrics.record_ws_refusal("bad_origin")
         await websocket.close(code=CLOSE_POLICY)
         return
     manager: TableManager = websocket.app.state.live
@@ -107,6 +108,7 @@ router.add_websocket_route("/ws/rooms/{code}", table_socket)
 async def _refuse_draining(websocket: WebSocket) -> None:
     """A node shutting down takes no new sockets: HTTP 503 on the handshake, which a proxy
     (deploy/nginx.conf) retries on another node and a client treats as a reason to reconnect."""
+    websocket.app.state.metrics.record_ws_refusal("draining")
     body = error_body("draining", "this node is shutting down; reconnect")
     try:
         await websocket.send_denial_response(JSONResponse(body, status_code=503))
@@ -165,6 +167,7 @@ class _Session:
 
     async def fail(self, code: str, message: str, close_code: int) -> None:
         log.info("closing socket: %s (%s)", code, message)
+        self.websocket.app.state.metrics.record_ws_refusal(code)
         frame = dumps(error_message(code, message))
         if self.conn is not None:
             self.conn.send(frame)
