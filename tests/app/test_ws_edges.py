@@ -160,3 +160,31 @@ def test_debug_logs_in_json_carry_ids_and_no_secrets(tmp_path: Path) -> None:
     assert bad_frame[0]["player"] == guest["player_id"] and isinstance(bad_frame[0]["conn"], int)
     access = [r for r in records if r["logger"] == "uvicorn.access"]
     assert access and {"client", "method", "path", "status"} <= set(access[0])
+
+
+async def test_refusals_and_closes_are_counted(server: ServerProcess, room: dict[str, str]) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    def scrape() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        text = httpx.get(f"{server.base_url}/metrics").text
+        return {
+            (s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text)
+            for s in family.samples
+        }
+
+    refused = ("gaple_ws_refusals_total", (("code", "bad_token"),))
+    closed = ("gaple_ws_closes_total", (("by", "server"), ("code", "1008")))
+    by_client = ("gaple_ws_closes_total", (("by", "client"), ("code", "1000")))
+    before = scrape()
+    async with websockets.connect(server.ws_url(room["code"])) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": "nope"}))
+        await ws.wait_closed()
+    async with websockets.connect(server.ws_url(room["code"])) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+        await ws.recv()
+    await asyncio.sleep(0.3)
+    after = scrape()
+    assert after[refused] - before.get(refused, 0) == 1
+    assert after[closed] - before.get(closed, 0) == 1
+    assert after[by_client] - before.get(by_client, 0) == 1
