@@ -13,13 +13,17 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
 WORKDIR /src
+# The dependencies exactly as locked (versions and hashes: requirements.lock, README "Locked
+# dependencies"), then the project itself.
+COPY requirements.lock ./
+RUN pip wheel --wheel-dir /wheels --require-hashes -r requirements.lock
 # Everything the wheel is built from: the migrations are inside app/, and setup.py copies the
 # browser client (static/) into the wheel as app/static.
 COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY engine ./engine
 COPY app ./app
 COPY static ./static
-RUN pip wheel --wheel-dir /wheels .
+RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # --- runtime: the installed project, no build tools, no dev extras ---------------------------------
 FROM python:${PYTHON_VERSION}-slim AS runtime
@@ -30,10 +34,13 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/venv/bin:$PATH
 
-# The wheels are bind-mounted from the build stage, so no layer keeps them.
+# The wheels are bind-mounted from the build stage, so no layer keeps them. The lock is installed
+# with its hashes checked again; the project on top adds nothing unlocked (--no-deps).
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    --mount=type=bind,from=build,source=/src/requirements.lock,target=/tmp/requirements.lock \
     python -m venv /opt/venv \
- && pip install --no-index --find-links=/wheels gaple-online \
+ && pip install --no-index --find-links=/wheels --require-hashes -r /tmp/requirements.lock \
+ && pip install --no-index --find-links=/wheels --no-deps gaple-online \
  && gaple --help >/dev/null
 
 RUN groupadd --system --gid 10001 gaple \

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -451,6 +452,44 @@ def test_dockerfile_installs_the_project_without_dev_extras() -> None:
     runs = " ".join(_instructions("RUN"))
     assert "pip wheel" in runs and "gaple-online" in runs
     assert "[dev]" not in DOCKERFILE.read_text()
+
+
+def _locked(path: Path) -> dict[str, str]:
+    """name -> the text of its entry (version pin, hashes, 'via' comments)."""
+    found: dict[str, str] = {}
+    name = None
+    for line in path.read_text().splitlines():
+        match = re.match(r"([A-Za-z0-9_.-]+)==\S+", line)
+        if match:
+            name = re.sub(r"[-_.]+", "-", match.group(1).lower())
+            found[name] = line
+        elif name is not None and line.startswith(" "):
+            found[name] += "\n" + line
+    return found
+
+
+def _names(requirements: list[str]) -> set[str]:
+    return {
+        re.sub(r"[-_.]+", "-", re.split(r"[\[<>=~! ]", r, maxsplit=1)[0].lower())
+        for r in requirements
+    }
+
+
+def test_the_locks_pin_every_dependency_with_hashes() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime, dev = _locked(ROOT / "requirements.lock"), _locked(ROOT / "requirements-dev.lock")
+    assert _names(project["dependencies"]) <= set(runtime)
+    assert _names(project["dependencies"] + project["optional-dependencies"]["dev"]) <= set(dev)
+    for entry in [*runtime.values(), *dev.values()]:
+        assert "--hash=sha256:" in entry, entry.splitlines()[0]
+    assert "-e " not in (ROOT / "requirements.lock").read_text()
+
+
+def test_the_image_and_ci_install_from_the_locks() -> None:
+    runs = " ".join(_instructions("RUN"))
+    assert "--require-hashes -r requirements.lock" in runs
+    assert "--require-hashes -r /tmp/requirements.lock" in runs
+    assert "--require-hashes -r requirements-dev.lock" in (ROOT / ".ci" / "run").read_text()
 
 
 def test_the_build_context_has_what_the_dockerfile_copies() -> None:
