@@ -41,7 +41,7 @@ class ServerProcess:
         args: Sequence[str] = (),
         cwd: Path | None = None,
         base_env: Mapping[str, str] | None = None,
-        ready_path: str = "/api/health",
+        ready_path: str = "/readyz",
         new_session: bool = False,
         log_path: Path | None = None,
         **env: str,
