@@ -9,6 +9,7 @@ test environment already has (a ``.pth`` line), so nothing is downloaded.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -22,14 +23,19 @@ import pytest
 from tests.server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
+LEFT_OUT = (".git", ".venv", "build", "dist", "var", "*.egg-info", "__pycache__", "node_modules")
 PIP = (sys.executable, "-m", "pip", "-q", "--disable-pip-version-check")
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # A copy of the checkout without build leftovers: setuptools reuses build/ and would carry
+    # stale files into the wheel.
+    source = out / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
     subprocess.run(
-        [*PIP, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", str(out), str(ROOT)],
+        [*PIP, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", str(out), str(source)],
         check=True,
         cwd=out,
     )
