@@ -13,14 +13,17 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
 WORKDIR /src
-# Everything a wheel is built from, plus the two directories the code finds next to its package:
-# migrations/ (app/store/migrate.py) and static/ (app/main.py), which the wheel does not carry.
-COPY pyproject.toml README.md ./
+# The dependencies exactly as locked (versions and hashes: requirements.lock, README "Locked
+# dependencies"), then the project itself.
+COPY requirements.lock ./
+RUN pip wheel --wheel-dir /wheels --require-hashes -r requirements.lock
+# Everything the wheel is built from: the migrations are inside app/, and setup.py copies the
+# browser client (static/) into the wheel as app/static.
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY engine ./engine
 COPY app ./app
-COPY migrations ./migrations
 COPY static ./static
-RUN pip wheel --wheel-dir /wheels .
+RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # --- runtime: the installed project, no build tools, no dev extras ---------------------------------
 FROM python:${PYTHON_VERSION}-slim AS runtime
@@ -31,13 +34,13 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/venv/bin:$PATH
 
-# The wheels and sources are bind-mounted from the build stage, so no layer keeps them.
+# The wheels are bind-mounted from the build stage, so no layer keeps them. The lock is installed
+# with its hashes checked again; the project on top adds nothing unlocked (--no-deps).
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
-    --mount=type=bind,from=build,source=/src,target=/src \
+    --mount=type=bind,from=build,source=/src/requirements.lock,target=/tmp/requirements.lock \
     python -m venv /opt/venv \
- && pip install --no-index --find-links=/wheels gaple-online \
- && site="$(python -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parents[1])')" \
- && cp -r /src/migrations /src/static "$site"/ \
+ && pip install --no-index --find-links=/wheels --require-hashes -r /tmp/requirements.lock \
+ && pip install --no-index --find-links=/wheels --no-deps gaple-online \
  && gaple --help >/dev/null
 
 RUN groupadd --system --gid 10001 gaple \
@@ -57,9 +60,11 @@ ENV GAPLE_PRODUCTION=true \
 
 EXPOSE 8000
 
-# /api/health answers 503 when the database or Redis is down; urlopen raises on it (exit 1).
+# Liveness: /livez never touches the database, so an outage of PostgreSQL does not mark every node
+# unhealthy (restarting them would not help). Readiness (/readyz) is for load balancers and
+# depends_on: docker-compose.yml checks that one.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=4).status != 200)"]
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/livez', timeout=4).status != 200)"]
 
 # Exec form: gaple (uvicorn) is PID 1 and gets docker's SIGTERM itself.
 CMD ["gaple", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
+import socket
 import sys
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
+from uvicorn import config as uvicorn_config
+from uvicorn import server as uvicorn_server
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from app.settings import Settings
 
 
-def _settings() -> Settings:
-    from app.settings import get_settings
+def _settings(*, server: bool = True) -> Settings:
+    from pydantic import SecretStr
+
+    from app.settings import Settings, get_settings
 
     try:
+        if not server:
+            # The secret key keys guest tokens, which only a serving node checks: a migration
+            # (often run from a job that holds only the database URL) must not need it.
+            return Settings(secret_key=SecretStr("unused-by-migrate"))
         return get_settings()
     except ValidationError as exc:
         # Fail fast and readably (e.g. production without a secret key).
@@ -28,7 +41,7 @@ def _settings() -> Settings:
 def cmd_migrate(_args: argparse.Namespace) -> int:
     from app.store import migrate
 
-    settings = _settings()
+    settings = _settings(server=False)
     migrate.upgrade(settings.database_url)
     print("gaple: database is at the latest migration")
     return 0
@@ -37,33 +50,91 @@ def cmd_migrate(_args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app import logs
+    from app.main import create_app
     from app.store import migrate
 
     settings = _settings()
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    app = create_app(settings)
+    assert settings.log_format is not None  # filled by the settings' validator
+    logs.configure(
+        log_format=settings.log_format,
+        level=args.log_level,
+        node=app.state.node_id,
+        secrets=[settings.secret, _password(settings.database_url), settings.redis_url],
     )
     if settings.migrate_on_start:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.
         migrate.upgrade(settings.database_url)
     print(f"gaple: serving on http://{args.host}:{args.port}  (API docs: /docs)", flush=True)
     config = uvicorn.Config(
-        "app.main:create_app",
-        factory=True,
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        log_config=None,  # app/logs.py formats uvicorn's records with everyone else's
         proxy_headers=settings.production,
         # The transport drops frames far above the limit (close 1009); frames just above it
         # reach the endpoint, which answers with a clear frame_too_large error first.
         ws_max_size=settings.max_ws_frame_bytes * 16,
         ws_per_message_deflate=False,
     )
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app, grace=settings.drain_grace_seconds)
     config.load()  # import and build the app now, so that tune_gc() can set it aside
     tune_gc()
     server.run()
     return 0
+
+
+def _password(url: str) -> str | None:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).password
+    except Exception:
+        return None
+
+
+class DrainingServer(uvicorn_server.Server):
+    """uvicorn, but SIGTERM (or Ctrl-C) drains the app *before* uvicorn stops.
+
+    uvicorn's own shutdown closes every WebSocket (1012, no message) before the app's lifespan
+    shutdown runs, so the ``bye`` ``draining`` of the drain would never reach anyone. Here the
+    first signal starts ``app.main.drain`` while the server still runs; when it is done the
+    server stops as usual. A second signal stops it at once (a third forces it, as uvicorn's).
+    """
+
+    def __init__(self, config: uvicorn_config.Config, app: FastAPI, *, grace: float) -> None:
+        super().__init__(config)
+        self.app = app
+        self.grace = grace
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._draining: asyncio.Task[None] | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self._draining is None and self._loop is not None and self.started:
+            self._captured_signals.append(sig)  # re-raised at the end, as uvicorn does
+            self._loop.call_soon_threadsafe(self._start_drain)
+            return
+        super().handle_exit(sig, frame)
+
+    def _start_drain(self) -> None:
+        if self._draining is None:
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        from app.main import drain
+
+        try:
+            await drain(self.app, grace=self.grace)
+        except Exception:
+            logging.getLogger("gaple").exception("drain failed; stopping anyway")
+        finally:
+            self.should_exit = True
 
 
 # Allocations (net of frees) between young collections; CPython's default is 700.

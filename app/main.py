@@ -15,12 +15,12 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router
-from app.api.errors import install_error_handlers
+from app.api import api_router, health
+from app.api.errors import install_error_handlers, install_openapi, operation_id
 from app.api.ratelimit import Limiter, SocketCap, document_rate_limits, trust_proxy_headers
 from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
-from app.metrics import Metrics
+from app.metrics import Metrics, MetricsMiddleware
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
@@ -33,7 +33,16 @@ from app.ws.endpoint import router as ws_router
 
 log = logging.getLogger("gaple")
 
-STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
+
+def client_dir() -> Path:
+    """The browser client: app/static in an installed wheel (setup.py copies it there), else
+    static/ at the top of the checkout."""
+    here = Path(__file__).resolve().parent
+    installed = here / "static"
+    return installed if installed.is_dir() else here.parent / "static"
+
+
+STATIC_DIR = client_dir()
 
 LiveFactory = Callable[[FastAPI], Any]
 
@@ -58,6 +67,11 @@ def create_app(
         app.state.db = Database(settings.database_url, secret_key=settings.secret)
         app.state.redis = _redis_client(settings.redis_url)
         app.state.limiter = Limiter.for_settings(settings, redis=app.state.redis)
+        metrics: Metrics = app.state.metrics
+        metrics.watch_database(app.state.db)
+        redis_probe = (
+            None if app.state.redis is None else metrics.start_redis_probe(app.state.redis)
+        )
         live = (live_factory or table_manager)(app)
         app.state.live = live
         try:
@@ -65,8 +79,9 @@ def create_app(
                 await live.start()
             yield
         finally:
-            if hasattr(live, "aclose"):
-                await live.aclose()
+            await drain(app)  # done already when a signal started the shutdown (app/cli.py)
+            if redis_probe is not None:
+                redis_probe.cancel()
             await app.state.limiter.aclose()
             if app.state.redis is not None:
                 await app.state.redis.aclose()
@@ -77,8 +92,11 @@ def create_app(
         summary="Real-time multiplayer Gaple (Indonesian dominoes)",
         version="0.1.0",
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.settings = settings
+    app.state.draining = False
+    app.state.drain_task = None
     app.state.node_id = uuid.uuid4().hex[:12]
     app.state.metrics = Metrics()
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
@@ -91,12 +109,38 @@ def create_app(
         allow_headers=["Authorization", "Content-Type"],
     )
     trust_proxy_headers(app, settings)
+    app.add_middleware(MetricsMiddleware)  # outermost of ours: sees every answer's status
     install_error_handlers(app)
     app.include_router(api_router)
+    app.include_router(health.probes)
     app.include_router(ws_router)
     document_rate_limits(app)
     _mount_client(app, STATIC_DIR)
+    install_openapi(app)
     return app
+
+
+async def drain(app: FastAPI, *, grace: float = 0.0) -> None:
+    """Take this node out of service while it still serves: ``/readyz`` answers 503 and new
+    table sockets are refused (503, so a proxy tries another node); the live tables stop taking
+    tables, store what is in flight, hand every table over and send their clients away (``bye``
+    ``draining``, close 1012). ``grace``: seconds to keep answering "draining" afterwards, so a
+    load balancer notices before the server stops listening. Idempotent: later calls wait for
+    the first."""
+    if app.state.drain_task is None:
+        app.state.draining = True
+        app.state.drain_task = asyncio.get_running_loop().create_task(_drain(app, grace))
+    await asyncio.shield(app.state.drain_task)
+
+
+async def _drain(app: FastAPI, grace: float) -> None:
+    live = app.state.live
+    log.info("draining: handing the live tables over")
+    if hasattr(live, "aclose"):
+        await live.aclose()
+    if grace > 0:
+        await asyncio.sleep(grace)
+    log.info("drained")
 
 
 def table_manager(app: FastAPI) -> TableManager:

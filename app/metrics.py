@@ -17,6 +17,11 @@ tables report through its small API::
     task = METRICS.start_loop_lag_monitor()     # in the lifespan; cancel the task at shutdown
                                                 # (it also times the cycle collector's pauses)
 
+The service itself reports through the same object: ``MetricsMiddleware`` (HTTP requests by
+route and status, WebSocket closes by code and side), ``record_ws_refusal(code)`` (the endpoint),
+``watch_database(db)`` (pool connections in use and waiting, read at each scrape) and
+``start_redis_probe(client)`` (Redis round trips), all wired in ``create_app``.
+
 The collectors themselves are attributes too (``METRICS.moves_total`` ...) for anything the
 helpers do not cover. Every :class:`Metrics` has its own ``CollectorRegistry``, so several apps
 in one process (the tests) never share counters; ``GET /metrics`` renders the app's own.
@@ -29,7 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib.metadata
 import logging
+import platform
 import time
 from collections.abc import Iterator
 from typing import Any, Literal, get_args
@@ -44,7 +51,10 @@ from prometheus_client import (
     ProcessCollector,
     disable_created_metrics,
 )
+from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
+from prometheus_client.registry import Collector
+from starlette.routing import Mount
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +77,11 @@ MOVE_LATENCY_BUCKETS = (
 # The cycle collector stops everything while it runs: a young collection takes milliseconds, a
 # full one on a heap of many sockets can take a large fraction of a second.
 GC_PAUSE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+# How late a 1 s timer fires: ~0 on an idle loop, tens of ms under load, seconds when blocked.
+LOOP_LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+HTTP_LATENCY_BUCKETS = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+REDIS_LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+REDIS_PROBE_INTERVAL = 5.0
 
 
 class Metrics:
@@ -120,12 +135,58 @@ class Metrics:
             namespace=ns,
             registry=reg,
         )
-        self.event_loop_lag_seconds = Gauge(
+        self.event_loop_lag_seconds = Histogram(
             "event_loop_lag_seconds",
-            "How late the event loop woke a timer at the last sample",
+            "How late the event loop woke a timer, sampled every second",
+            buckets=LOOP_LAG_BUCKETS,
             namespace=ns,
             registry=reg,
         )
+        self.http_requests_total = Counter(
+            "http_requests_total",
+            "HTTP requests answered, by method, route template and status (errors: 4xx, 5xx)",
+            ["method", "route", "status"],
+            namespace=ns,
+            registry=reg,
+        )
+        self.http_request_duration_seconds = Histogram(
+            "http_request_duration_seconds",
+            "Time to answer an HTTP request, by route template",
+            ["route"],
+            buckets=HTTP_LATENCY_BUCKETS,
+            namespace=ns,
+            registry=reg,
+        )
+        self.ws_refusals_total = Counter(
+            "ws_refusals_total",
+            "Table sockets the server refused or closed for cause, by error code",
+            ["code"],
+            namespace=ns,
+            registry=reg,
+        )
+        self.ws_closes_total = Counter(
+            "ws_closes_total",
+            "Table sockets closed, by close code and by which side closed first",
+            ["code", "by"],
+            namespace=ns,
+            registry=reg,
+        )
+        self.redis_roundtrip_seconds = Histogram(
+            "redis_roundtrip_seconds",
+            "Round trip of a PING to Redis, sampled every few seconds",
+            buckets=REDIS_LATENCY_BUCKETS,
+            namespace=ns,
+            registry=reg,
+        )
+        self.build_info = Gauge(
+            "build_info",
+            "Always 1; the labels say which build runs",
+            ["version", "python"],
+            namespace=ns,
+            registry=reg,
+        )
+        self.build_info.labels(version=_version(), python=platform.python_version()).set(1)
+        self._pools: _PoolCollector | None = None
         self.gc_pause_seconds = Histogram(
             "gc_pause_seconds",
             "How long the cycle collector stopped the process, by generation collected",
@@ -211,7 +272,7 @@ class Metrics:
                 started = loop.time()
                 await asyncio.sleep(interval)
                 # A busy loop (a blocking call, a long computation) wakes the sleep late.
-                self.event_loop_lag_seconds.set(max(0.0, loop.time() - started - interval))
+                self.event_loop_lag_seconds.observe(max(0.0, loop.time() - started - interval))
         finally:
             gc.callbacks.remove(self._time_gc)
 
@@ -223,6 +284,45 @@ class Metrics:
             self._gc_started = None
             self.gc_pause_seconds.labels(generation=str(info["generation"])).observe(pause)
 
+    # --- the service ------------------------------------------------------------------------------
+
+    def record_http(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.http_requests_total.labels(method=method, route=route, status=str(status)).inc()
+        self.http_request_duration_seconds.labels(route=route).observe(seconds)
+
+    def record_ws_refusal(self, code: str) -> None:
+        self.ws_refusals_total.labels(code=code).inc()
+
+    def record_ws_close(self, code: int, *, by: Literal["server", "client"]) -> None:
+        self.ws_closes_total.labels(code=str(code), by=by).inc()
+
+    def watch_database(self, db: Any) -> None:
+        """Export the connection pools of ``db`` (an app.store.db.Database): connections in use,
+        idle, and requests waiting for one, read at each scrape."""
+        if self._pools is None:
+            self._pools = _PoolCollector()
+            self.registry.register(self._pools)
+        self._pools.db = db
+
+    def start_redis_probe(
+        self, client: Any, interval: float = REDIS_PROBE_INTERVAL
+    ) -> asyncio.Task[None]:
+        """PING ``client`` every ``interval`` seconds into redis_roundtrip_seconds, until the
+        returned task is cancelled (a failed ping is not a round trip: it is left out)."""
+
+        async def probe() -> None:
+            while True:
+                started = time.perf_counter()
+                try:
+                    await asyncio.wait_for(client.ping(), timeout=2.0)
+                except Exception:
+                    pass
+                else:
+                    self.redis_roundtrip_seconds.observe(time.perf_counter() - started)
+                await asyncio.sleep(interval)
+
+        return asyncio.get_running_loop().create_task(probe(), name="gaple-redis-probe")
+
     # --- exposition -------------------------------------------------------------------------------
 
     def render(self, accept: str | None = None) -> tuple[bytes, str]:
@@ -232,8 +332,141 @@ class Metrics:
         return encoder(self.registry), content_type
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("gaple-online")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        return "unknown"
+
+
+class _PoolCollector(Collector):
+    """gaple_db_pool_connections{pool, state="in_use"|"idle"} and gaple_db_pool_waiting{pool},
+    for the main, history and probe pools of a Database (each engine once)."""
+
+    def __init__(self) -> None:
+        self.db: Any = None
+
+    def describe(self) -> list[Metric]:
+        return []  # the series depend on the database: nothing to check at registration
+
+    def collect(self) -> Iterator[Metric]:
+        connections = GaugeMetricFamily(
+            f"{NAMESPACE}_db_pool_connections",
+            "Database connections of this node's pools, in use or idle",
+            labels=["pool", "state"],
+        )
+        waiting = GaugeMetricFamily(
+            f"{NAMESPACE}_db_pool_waiting",
+            "Requests waiting for a connection of the pool (all of them in use)",
+            labels=["pool"],
+        )
+        db = self.db
+        if db is not None:
+            names: dict[int, str] = {}  # an engine that plays two parts is named for the first
+            for engine, name in (
+                (db.engine, "main"),
+                (db.history_engine, "history"),
+                (db.probe_engine, "probe"),
+            ):
+                names.setdefault(id(engine), name)
+            for engine in db.engines:
+                name = names[id(engine)]
+                pool = engine.sync_engine.pool
+                in_use = _call(pool, "checkedout")
+                idle = _call(pool, "checkedin")
+                connections.add_metric([name, "in_use"], in_use)
+                connections.add_metric([name, "idle"], idle)
+                waiting.add_metric([name], _waiters(pool))
+        yield connections
+        yield waiting
+
+
+def _call(pool: Any, name: str) -> float:
+    method = getattr(pool, name, None)  # StaticPool, NullPool: no such counts
+    return float(method()) if callable(method) else 0.0
+
+
+def _waiters(pool: Any) -> float:
+    # SQLAlchemy counts no waiters: an async pool's queue is an asyncio.Queue (created on first
+    # use) whose getters are the coroutines waiting for a connection.
+    queue = vars(getattr(pool, "_pool", None) or object()).get("_queue")
+    getters = getattr(queue, "_getters", None)
+    return float(sum(1 for waiter in getters if not waiter.done())) if getters else 0.0
+
+
 def _check(value: str, allowed: tuple[str, ...], label: str) -> str:
     # A typo in a label value would silently start a new series; refuse it instead.
     if value not in allowed:
         raise ValueError(f"unknown {label} {value!r} (expected one of {', '.join(allowed)})")
     return value
+
+
+class MetricsMiddleware:
+    """ASGI middleware: every HTTP answer by method, route template and status (an unmatched
+    path is ``route="unmatched"``, so scanners cannot mint series), and every table socket's
+    close by code and by who closed first. Reads ``app.state.metrics`` per request."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Any, receive: Any, send: Any) -> None:
+        status = 500  # what the client gets if the app raises before it answers
+        started = time.perf_counter()
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            metrics: Metrics = scope["app"].state.metrics
+            route = _route(scope)
+            metrics.record_http(scope["method"], route, status, time.perf_counter() - started)
+
+    async def _websocket(self, scope: Any, receive: Any, send: Any) -> None:
+        closed = False
+
+        async def sending(message: Any) -> None:
+            nonlocal closed
+            if message["type"] == "websocket.close" and not closed:
+                closed = True
+                scope["app"].state.metrics.record_ws_close(message.get("code", 1000), by="server")
+            await send(message)
+
+        async def receiving() -> Any:
+            nonlocal closed
+            message = await receive()
+            if message["type"] == "websocket.disconnect" and not closed:
+                closed = True
+                scope["app"].state.metrics.record_ws_close(message.get("code", 1005), by="client")
+            return message
+
+        await self.app(scope, receiving, sending)
+
+
+def _route(scope: Any) -> str:
+    """The matched route's template (``/api/rooms/{code}``), rebuilt from the request path and
+    its path parameters (routers nest, so no one route object knows its full template)."""
+    route = scope.get("route")
+    if route is None:
+        return "unmatched"
+    if isinstance(route, Mount):
+        return f"{route.path}/{{path}}"
+    segments = str(scope.get("path", "")).split("/")
+    for name, value in scope.get("path_params", {}).items():
+        for index in range(len(segments) - 1, -1, -1):
+            if segments[index] == str(value):
+                segments[index] = f"{{{name}}}"
+                break
+    return "/".join(segments)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -45,6 +45,11 @@ class Settings(BaseSettings):
         default="127.0.0.1,::1",
         validation_alias=AliasChoices("forwarded_allow_ips", "FORWARDED_ALLOW_IPS"),
     )
+
+    # Operations
+    log_format: Literal["json", "text"] | None = None  # None: json in production, else text
+    # After a SIGTERM's drain, keep answering "draining" this long before the listener closes.
+    drain_grace_seconds: float = Field(default=0.0, ge=0)
 
     # Limits
     max_ws_frame_bytes: int = Field(default=4096, gt=0)
@@ -110,6 +115,8 @@ class Settings(BaseSettings):
             raise ValueError("bot_min_delay must not exceed bot_max_delay")
         if not self.database_url:
             self.database_url = f"sqlite+aiosqlite:///{self.data_dir / 'gaple.sqlite3'}"
+        if self.log_format is None:
+            self.log_format = "json" if self.production else "text"
         if self.migrate_on_start is None:
             self.migrate_on_start = self.is_sqlite and not self.production
         if self.secret_key is None or not self.secret_key.get_secret_value():

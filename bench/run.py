@@ -49,19 +49,18 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: the checkout's packages (tests/server.py)
+
+from tests.server import ServerProcess, free_port  # noqa: E402 - needs the path above
 
 # SESSION: with kernel.sched_autogroup_enabled=1 (as on the project's machines) the scheduler
 # shares a CPU fairly between *sessions*, not processes. Started in this script's session, the
@@ -69,12 +68,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # machine (other test runs). Each gets a session of its own, as a real server would have.
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def pinned(cpu: str | None, nice: int, cmd: list[str]) -> list[str]:
@@ -194,51 +187,31 @@ class Server:
             )
 
     def start(self) -> None:
+        """Start it through the tests' helper (tests/server.py) and wait until it answers."""
         args = self.args
-        env = dict(os.environ) | self.env
         if self.kind == "game":
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            cmd = [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ]
+            command = [sys.executable, "-m", "app.cli", "serve"]
+            ready = "/readyz"
         else:
-            cmd = [
-                sys.executable,
-                str(ROOT / "bench" / "relay.py"),
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ]
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                pinned(args.server_cpu, args.nice, cmd),
-                cwd=self._cwd(),
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own autogroup: see SESSION below
-            )
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"{self.kind} exited early:\n{self.log_path.read_text()[-3000:]}"
-                )
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"{self.kind} did not come up")
+            command = [sys.executable, str(ROOT / "bench" / "relay.py")]
+            ready = "/api/health"
+        env = dict(os.environ) | self.env
+        server = ServerProcess(
+            env.get("GAPLE_DATABASE_URL", ""),
+            self.data_dir,
+            port=self.port,
+            command=pinned(args.server_cpu, args.nice, command),
+            args=["--log-level", "warning"],
+            cwd=self._cwd(),
+            base_env=env,
+            ready_path=ready,
+            new_session=True,  # its own autogroup: see SESSION below
+            log_path=self.log_path,
+        )
+        try:
+            server.start(timeout=90)
+        finally:
+            self.proc = server.process
 
     @property
     def pid(self) -> int:

@@ -1,13 +1,53 @@
-"""One error shape for every response: ``{"error": {"code", "message", "field"?}}``."""
+"""One error shape for every response: ``{"error": {"code", "message", "field"?, "details"?}}``.
+
+Every 4xx and 5xx answer uses it, the 500 of a bug and the 503 of a database that is down
+included, and OpenAPI documents it once, as the ``Error`` component (``install_openapi``).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Literal, get_args
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger(__name__)
+
+# Every code the REST API answers with, the one list OpenAPI's enum is made from. A new code
+# raised anywhere in app/api goes here too (tests/app/test_openapi.py checks real answers).
+ErrorCode = Literal[
+    "bad_request",
+    "invalid",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "method_not_allowed",
+    "conflict",
+    "rate_limited",
+    "http_error",
+    "internal",
+    "unavailable",
+    "draining",
+    # the lobby's own
+    "too_many_rooms",
+    "code_exhausted",
+    "room_not_found",
+    "not_host",
+    "room_not_open",
+    "seat_taken",
+    "seat_empty",
+    "not_your_seat",
+    "room_started",
+    "seat_in_use",
+    "seats_not_filled",
+]
+ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 
 
 class ApiError(Exception):
@@ -60,21 +100,61 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, A
     return {"error": error}
 
 
-# For OpenAPI: documents the shape on the endpoints that use it.
-ERROR_SCHEMA = {
+# OpenAPI: the shape, once, as the component every error response refers to.
+ERROR_COMPONENT: dict[str, Any] = {
+    "title": "Error",
     "type": "object",
+    "description": "Every 4xx and 5xx answer. /api/health's 503 adds its report beside `error`.",
+    "required": ["error"],
     "properties": {
         "error": {
             "type": "object",
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "field": {"type": "string"},
-            },
             "required": ["code", "message"],
+            "additionalProperties": False,
+            "properties": {
+                "code": {"type": "string", "enum": list(ERROR_CODES)},
+                "message": {"type": "string"},
+                "field": {"type": "string", "description": "the input at fault, when one is"},
+                "details": {
+                    "type": "array",
+                    "description": "422 only: every problem found, not just the first",
+                    "items": {
+                        "type": "object",
+                        "required": ["field", "message"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "field": {"type": ["string", "null"]},
+                            "message": {"type": "string"},
+                        },
+                    },
+                },
+            },
         }
     },
 }
+ERROR_SCHEMA = {"$ref": "#/components/schemas/Error"}
+
+_DESCRIPTIONS = {
+    401: "No valid bearer token",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Conflicts with the current state",
+    422: "The request is invalid (`details` lists every problem)",
+    429: "Too many requests (see `Retry-After`)",
+    500: "An unexpected error on the server",
+    503: "A dependency (the database, Redis) is unreachable",
+}
+
+
+def error_responses(*statuses: int, description: str | None = None) -> dict[int | str, Any]:
+    """``responses=`` for a route: each status answers with the shared ``Error`` component."""
+    return {
+        status: {
+            "description": description or _DESCRIPTIONS.get(status, "Error"),
+            "content": {"application/json": {"schema": ERROR_SCHEMA}},
+        }
+        for status in statuses
+    }
 
 
 _SOURCES = {"body", "path", "query", "header", "cookie"}
@@ -122,7 +202,59 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    # A database that is down or saturated is an outage to report, not a bug to trace per request.
+    log.warning("database unavailable on %s %s: %r", request.method, request.url.path, exc)
+    return JSONResponse(error_body("unavailable", "the database is unreachable"), status_code=503)
+
+
+async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+    # Starlette logs the traceback (and re-raises for the server) after this answer is sent.
+    return JSONResponse(error_body("internal", "internal server error"), status_code=500)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    for unreachable in (DBAPIError, PoolTimeout, ConnectionError):
+        app.add_exception_handler(unreachable, _database_error)
+    app.add_exception_handler(Exception, _internal_error)
+
+
+def operation_id(route: APIRoute) -> str:
+    """Operation ids are the endpoint functions' names: ``create_guest``, not FastAPI's
+    ``create_guest_api_guests_post``. (FastAPI warns about a duplicate.)"""
+    return route.name
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Document the error shape once: the ``Error`` component for every 4xx/5xx response,
+    FastAPI's own 422 schema (never sent) replaced, a 500 on every operation and a 503 on every
+    one under /api (they all need the database)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for unused in ("HTTPValidationError", "ValidationError"):
+            components.pop(unused, None)
+        components["Error"] = ERROR_COMPONENT
+        for path, operations in schema.get("paths", {}).items():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                wanted = [500, 503] if path.startswith("/api/") else [500]
+                for status in wanted:
+                    responses.setdefault(str(status), error_responses(status)[status])
+                for status, response in responses.items():
+                    if int(status) >= 400:
+                        default = error_responses(int(status))[int(status)]
+                        response["content"] = default["content"]
+                        if int(status) == 422:
+                            response["description"] = default["description"]
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

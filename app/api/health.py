@@ -1,4 +1,15 @@
-"""GET /api/health: is the database reachable, and Redis if one is configured."""
+"""Health: ``/livez`` (the process runs), ``/readyz`` (it can take traffic) and ``/api/health``
+(the detailed report for people).
+
+* ``GET /livez`` never touches the database or Redis: a node that is busy, or whose database is
+  down, is alive, and restarting it would not help. 200 while the event loop answers.
+* ``GET /readyz``: the database and a configured Redis answer within ``READY_TIMEOUT`` and the
+  node is not draining; else 503. Load balancers and ``depends_on`` use it.
+* ``GET /api/health``: the same checks, reported one by one.
+
+The database is checked on a connection of its own (``Database.ping``), never one of the pool
+the tables and the lobby queue for, so a node busy with game traffic still answers promptly.
+"""
 
 from __future__ import annotations
 
@@ -8,41 +19,75 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from app.api.errors import error_body
+from app.api.errors import error_body, error_responses
 from app.api.schemas import HealthOut
 
 router = APIRouter(tags=["health"])
+probes = APIRouter(tags=["health"])  # at the root, where orchestrators look for them
 
-PING_TIMEOUT = 2.0  # a health check that hangs is worse than one that says "error"
+READY_TIMEOUT = 2.0  # a check that hangs is worse than one that says "error"
 
 
 async def _ping(check: Any) -> str:
     try:
-        ok = await asyncio.wait_for(check(), timeout=PING_TIMEOUT)
+        ok = await asyncio.wait_for(check(), timeout=READY_TIMEOUT)
     except Exception:
         return "error"
     return "ok" if ok else "error"
 
 
+async def _checks(request: Request) -> tuple[str, str]:
+    redis_client = request.app.state.redis
+
+    async def redis() -> str:
+        return "disabled" if redis_client is None else await _ping(redis_client.ping)
+
+    database, redis_state = await asyncio.gather(_ping(request.app.state.db.ping), redis())
+    return database, redis_state
+
+
+def _down(database: str, redis: str) -> list[str]:
+    return [name for name, state in (("database", database), ("redis", redis)) if state == "error"]
+
+
+@probes.get("/livez", responses=error_responses(), summary="The process runs")
+async def livez(request: Request) -> dict[str, str]:
+    return {"status": "ok", "node": request.app.state.node_id}
+
+
+@probes.get(
+    "/readyz",
+    responses=error_responses(503, description="Draining, or the database or Redis is down"),
+    summary="The node takes traffic",
+)
+async def readyz(request: Request) -> JSONResponse:
+    node = request.app.state.node_id
+    if request.app.state.draining:
+        body = {"status": "draining", "node": node}
+        body |= error_body("draining", "this node is shutting down")
+        return JSONResponse(body, status_code=503)
+    down = _down(*await _checks(request))
+    if down:
+        body = {"status": "error", "node": node}
+        body |= error_body("unavailable", f"unreachable: {', '.join(down)}")
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"status": "ok", "node": node})
+
+
 @router.get(
     "/health",
     response_model=HealthOut,
-    responses={503: {"description": "The database or a configured Redis is down"}},
+    responses=error_responses(503, description="The database or a configured Redis is down"),
 )
 async def health(request: Request) -> JSONResponse:
-    database = await _ping(request.app.state.db.ping)
-    redis_client = request.app.state.redis
-    redis = "disabled" if redis_client is None else await _ping(redis_client.ping)
-    healthy = database == "ok" and redis != "error"
+    database, redis = await _checks(request)
+    down = _down(database, redis)
     body: dict[str, Any] = {
-        "status": "ok" if healthy else "error",
+        "status": "error" if down else "ok",
         "database": database,
         "redis": redis,
         "node": request.app.state.node_id,
     }
-    if not healthy:
-        down = [
-            name for name, state in (("database", database), ("redis", redis)) if state == "error"
-        ]
+    if down:
         body |= error_body("unavailable", f"unreachable: {', '.join(down)}")
-    return JSONResponse(body, status_code=200 if healthy else 503)
+    return JSONResponse(body, status_code=503 if down else 200)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -68,6 +69,15 @@ class Database:
             if sqlite_file and pooled
             else self.engine
         )
+        # Health checks get an engine of their own (one connection, checked before use), so a
+        # check never queues behind game traffic for a connection of the main pool.
+        memory = sqlite and not sqlite_file
+        self.probe_engine = (
+            self.engine
+            if memory or not pooled
+            else create_engine(url, pool_size=1, max_overflow=0, pool_pre_ping=True)
+        )
+        self._probe: asyncio.Task[bool] | None = None
         self.sessionmaker = async_sessionmaker(
             self.engine, expire_on_commit=False, info={"secret_key": secret_key}
         )
@@ -86,14 +96,31 @@ class Database:
             yield conn
 
     async def ping(self) -> bool:
+        """True when the database answers ``SELECT 1`` on the probe connection. Checks made while
+        one is in flight share its answer instead of queueing for the one connection."""
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.get_running_loop().create_task(self._select_one())
+        return await asyncio.shield(self._probe)
+
+    async def _select_one(self) -> bool:
         try:
-            async with self.engine.connect() as conn:
+            async with self.probe_engine.connect() as conn:
                 await conn.execute(text("SELECT 1"))
         except Exception:
             return False
         return True
 
+    @property
+    def engines(self) -> list[AsyncEngine]:
+        """Every engine of this database, each once."""
+        engines: list[AsyncEngine] = []
+        for engine in (self.engine, self.history_engine, self.probe_engine):
+            if engine not in engines:
+                engines.append(engine)
+        return engines
+
     async def dispose(self) -> None:
-        if self.history_engine is not self.engine:
-            await self.history_engine.dispose()
-        await self.engine.dispose()
+        if self._probe is not None and not self._probe.done():
+            self._probe.cancel()
+        for engine in self.engines:
+            await engine.dispose()

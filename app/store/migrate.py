@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # Alembic is imported when a migration runs, not by every server process.
     from alembic.config import Config
 
-# migrations/ sits next to app/ in the source tree (the package is installed editable).
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+# Inside the package, so an installed wheel has it as well as a checkout.
+MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
 
 
 def alembic_config(url: str) -> Config:

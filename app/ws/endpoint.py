@@ -11,13 +11,16 @@ import contextlib
 import logging
 
 from fastapi import APIRouter, WebSocket
+from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app import logs
 from app.api.auth import authenticate_token
+from app.api.errors import error_body
 from app.api.ratelimit import SocketCap, client_address
 from app.metrics import Metrics, Role
 from app.rooms.cluster import RemoteTable
-from app.rooms.connection import Connection
+from app.rooms.connection import CLOSE_RECONNECT, Connection
 from app.rooms.manager import TableManager
 from app.rooms.table import Table
 from app.settings import Settings
@@ -75,18 +78,24 @@ async def _table_socket(websocket: WebSocket) -> None:
     """A plain Starlette route, not a FastAPI one: FastAPI's dependency
     machinery would stay referenced for as long as the socket is open, thousands of times over."""
     settings: Settings = websocket.app.state.settings
+    if websocket.app.state.draining:
+        await _refuse_draining(websocket)
+        return
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, settings, websocket.headers.get("host")):
         log.warning("refused WebSocket from origin %r", origin)
+        websocket.app.state.metrics.record_ws_refusal("bad_origin")
         await websocket.close(code=CLOSE_POLICY)
         return
     manager: TableManager = websocket.app.state.live
+    logs.bind(room=websocket.path_params["code"].upper())
     await websocket.accept()
     session = _Session(websocket, settings)
     joined = await _handshake(websocket, session, manager, websocket.path_params["code"])
     if joined is None:
         return
     table, conn = joined
+    logs.bind(conn=conn.id, player=conn.player_id)
     metrics: Metrics = websocket.app.state.metrics
     if isinstance(table, Table):
         role: Role = "spectator" if conn.seat is None else "seat"
@@ -115,6 +124,17 @@ async def _table_socket(websocket: WebSocket) -> None:
 router.add_websocket_route("/ws/rooms/{code}", table_socket)
 
 
+async def _refuse_draining(websocket: WebSocket) -> None:
+    """A node shutting down takes no new sockets: HTTP 503 on the handshake, which a proxy
+    (deploy/nginx.conf) retries on another node and a client treats as a reason to reconnect."""
+    websocket.app.state.metrics.record_ws_refusal("draining")
+    body = error_body("draining", "this node is shutting down; reconnect")
+    try:
+        await websocket.send_denial_response(JSONResponse(body, status_code=503))
+    except RuntimeError:  # a server without the denial-response extension
+        await websocket.close(code=CLOSE_RECONNECT, reason="draining")
+
+
 async def _handshake(
     websocket: WebSocket, session: _Session, manager: TableManager, code: str
 ) -> tuple[Table | RemoteTable, Connection] | None:
@@ -124,6 +144,9 @@ async def _handshake(
     store: SqlGameStore = manager.store  # type: ignore[assignment]
     room_id = await store.room_id_for_code(code.upper())
     table = await manager.get(room_id) if room_id else None
+    if table is None and websocket.app.state.draining:  # the drain began during the handshake
+        await session.send_away("draining")
+        return None
     if table is None:
         await session.fail("room_not_found", f"there is no table {code!r}", CLOSE_POLICY)
         return None
@@ -131,7 +154,7 @@ async def _handshake(
     if hello is None:
         return None
     player_id = None
-    if hello.token:
+    if hello.token is not None:  # an empty or oversized token is refused like any other bad one
         async with websocket.app.state.db.session() as db_session:
             player = await authenticate_token(db_session, hello.token)
             player_id = player.id if player is not None else None
@@ -163,6 +186,7 @@ class _Session:
 
     async def fail(self, code: str, message: str, close_code: int) -> None:
         log.info("closing socket: %s (%s)", code, message)
+        self.websocket.app.state.metrics.record_ws_refusal(code)
         frame = dumps(error_message(code, message))
         if self.conn is not None:
             self.conn.send(frame)
@@ -171,6 +195,11 @@ class _Session:
         with contextlib.suppress(Exception):
             await self.websocket.send_text(frame)
             await self.websocket.close(code=close_code, reason=code)
+
+    async def send_away(self, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.websocket.send_text(dumps({"type": "bye", "reason": reason}))
+            await self.websocket.close(code=CLOSE_RECONNECT, reason=reason)
 
     async def _reply(self, code: str, message: str, move_id: str | None = None) -> None:
         frame = dumps(error_message(code, message, move_id))

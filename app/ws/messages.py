@@ -7,10 +7,11 @@ did not document becomes an explicit ``bad_message`` error rather than being sil
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 
 class _Incoming(BaseModel):
@@ -24,7 +25,9 @@ class Resume(_Incoming):
 
 class Hello(_Incoming):
     type: Literal["hello"]
-    token: str | None = Field(default=None, max_length=256)
+    # No length limit here: a token of the wrong length is a bad token (bad_token, close 1008),
+    # not a malformed message; the frame size limit bounds it anyway.
+    token: str | None = None
     resume: Resume | None = None
 
 
@@ -49,7 +52,23 @@ class Leave(_Incoming):
 
 class Ping(_Incoming):
     type: Literal["ping"]
+    # Echoed back in the pong exactly, so only what JSON carries back unchanged: a finite
+    # number (an integer of at most 64 bits) or a short string.
     t: int | float | str | None = None
+
+    @field_validator("t", mode="before")
+    @classmethod
+    def _echoable(cls, value: Any) -> Any:
+        if isinstance(value, int) and not -(2**63) <= value < 2**63:
+            raise ValueError("integers are limited to 64 bits")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("must be a finite number")
+        if isinstance(value, str) and len(value) > PING_MAX_CHARS:
+            raise ValueError(f"strings are limited to {PING_MAX_CHARS} characters")
+        return value
+
+
+PING_MAX_CHARS = 64
 
 
 ClientMessage = Annotated[
@@ -70,8 +89,8 @@ class ProtocolError(Exception):
 def parse_client_message(raw: str) -> ClientMessage:
     """Parse one text frame or raise ProtocolError(bad_json | bad_message)."""
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+        data = json.loads(raw, parse_constant=_not_json)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         raise ProtocolError("bad_json", "the frame is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "the frame must be a JSON object")
@@ -79,6 +98,11 @@ def parse_client_message(raw: str) -> ClientMessage:
         return _client_adapter.validate_python(data)
     except ValidationError as exc:
         raise ProtocolError("bad_message", _describe(exc)) from None
+
+
+def _not_json(constant: str) -> Any:
+    # Python's json module reads NaN, Infinity and -Infinity; JSON has none of them.
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _describe(exc: ValidationError) -> str:

@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import httpx
@@ -15,6 +10,7 @@ import pytest
 
 from app.cli import main
 from app.settings import get_settings
+from tests.server import ServerProcess
 
 
 @pytest.fixture
@@ -34,11 +30,21 @@ def test_migrate(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "rooms" in sqlite_tables(env / "data" / "gaple.sqlite3")
 
 
-def test_production_without_secret_fails_fast(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_production_server_without_secret_fails_fast(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GAPLE_PRODUCTION", "true")
     with pytest.raises(SystemExit) as exit_info:
-        main(["migrate"])
+        main(["serve"])
     assert "GAPLE_SECRET_KEY is required" in str(exit_info.value.code)
+
+
+def test_production_migrate_needs_no_secret(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAPLE_PRODUCTION", "true")
+    monkeypatch.setenv("GAPLE_DATABASE_URL", f"sqlite+aiosqlite:///{env / 'prod.sqlite3'}")
+    assert main(["migrate"]) == 0
+    assert "rooms" in sqlite_tables(env / "prod.sqlite3")
+    assert not (env / "data" / "secret_key").exists()  # nor did it make one up
 
 
 def sqlite_tables(path: Path) -> set[str]:
@@ -50,40 +56,18 @@ def sqlite_tables(path: Path) -> set[str]:
     return {row[0] for row in rows}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_serve_embedded_default(env: Path) -> None:
-    port = _free_port()
     process_env = {k: v for k, v in os.environ.items() if not k.startswith("GAPLE_")}
-    process_env["GAPLE_DATA_DIR"] = str(env / "data")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level", "warning"],
-        env=process_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    # No database URL, no secret key: the embedded defaults under the data dir.
+    server = ServerProcess("", env / "data", base_env=process_env, args=["--log-level", "warning"])
+    server.start(timeout=20)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health") as response:
-                    assert response.status == 200
-                    break
-            except OSError:
-                assert process.poll() is None, process.stdout.read()  # type: ignore[union-attr]
-                assert time.monotonic() < deadline, "server did not come up"
-                time.sleep(0.1)
-        guest = httpx.post(f"http://127.0.0.1:{port}/api/guests", json={"name": "Ayu"})
+        guest = httpx.post(f"{server.base_url}/api/guests", json={"name": "Ayu"})
         assert guest.status_code == 201
         assert (env / "data" / "secret_key").exists()
+        assert (env / "data" / "gaple.sqlite3").exists()
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        process.stdout.close()  # type: ignore[union-attr]
+        server.stop()
 
 
 async def test_client_pages(api: httpx.AsyncClient) -> None:

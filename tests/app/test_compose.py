@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,7 +142,7 @@ def test_health_checks(services: dict[str, Any]) -> None:
     assert "redis-cli" in redis_check and "ping" in redis_check
     for name in APP_NODES:
         check = healthcheck_command(services[name])
-        assert f"http://127.0.0.1:{APP_PORT}/api/health" in check and "urllib" in check
+        assert f"http://127.0.0.1:{APP_PORT}/readyz" in check and "urllib" in check
     assert f":{LB_PORT}/lb-health" in healthcheck_command(services["nginx"])
     # A one-shot job must not inherit the image's server health check.
     assert services["migrate"]["healthcheck"] == {"disable": True}
@@ -375,10 +376,16 @@ def test_websockets_may_stay_quiet_for_long(nginx: Block) -> None:
     assert read_timeout and _seconds(read_timeout[0].args[0]) >= 600
 
 
-def test_metrics_are_not_served_through_the_load_balancer(nginx: Block) -> None:
-    location = _location(_server(nginx), "/metrics")
-    assert location.args == ["=", "/metrics"]
-    assert not location.directives("proxy_pass")
+def test_metrics_and_probes_are_not_served_through_the_load_balancer(nginx: Block) -> None:
+    for path in ("/metrics", "/livez", "/readyz"):
+        location = _location(_server(nginx), path)
+        assert location.args == ["=", path]
+        assert not location.directives("proxy_pass")
+
+
+def test_a_draining_node_s_503_handshake_is_retried_elsewhere(nginx: Block) -> None:
+    retry = _location(_server(nginx), "/ws/rooms/ABC123").effective("proxy_next_upstream")
+    assert retry and "http_503" in retry[0].args
 
 
 # --- Dockerfile -------------------------------------------------------------------------------
@@ -423,7 +430,7 @@ def test_dockerfile_runs_as_a_non_root_user() -> None:
 
 def test_dockerfile_health_check_and_command() -> None:
     (healthcheck,) = _instructions("HEALTHCHECK")
-    assert f"http://127.0.0.1:{APP_PORT}/api/health" in healthcheck and "urllib" in healthcheck
+    assert f"http://127.0.0.1:{APP_PORT}/livez" in healthcheck and "urllib" in healthcheck
     assert "curl" not in healthcheck
     (cmd,) = _instructions("CMD")
     argv = json.loads(cmd)  # exec form: gaple is PID 1 and receives SIGTERM
@@ -447,6 +454,44 @@ def test_dockerfile_installs_the_project_without_dev_extras() -> None:
     assert "[dev]" not in DOCKERFILE.read_text()
 
 
+def _locked(path: Path) -> dict[str, str]:
+    """name -> the text of its entry (version pin, hashes, 'via' comments)."""
+    found: dict[str, str] = {}
+    name = None
+    for line in path.read_text().splitlines():
+        match = re.match(r"([A-Za-z0-9_.-]+)==\S+", line)
+        if match:
+            name = re.sub(r"[-_.]+", "-", match.group(1).lower())
+            found[name] = line
+        elif name is not None and line.startswith(" "):
+            found[name] += "\n" + line
+    return found
+
+
+def _names(requirements: list[str]) -> set[str]:
+    return {
+        re.sub(r"[-_.]+", "-", re.split(r"[\[<>=~! ]", r, maxsplit=1)[0].lower())
+        for r in requirements
+    }
+
+
+def test_the_locks_pin_every_dependency_with_hashes() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime, dev = _locked(ROOT / "requirements.lock"), _locked(ROOT / "requirements-dev.lock")
+    assert _names(project["dependencies"]) <= set(runtime)
+    assert _names(project["dependencies"] + project["optional-dependencies"]["dev"]) <= set(dev)
+    for entry in [*runtime.values(), *dev.values()]:
+        assert "--hash=sha256:" in entry, entry.splitlines()[0]
+    assert "-e " not in (ROOT / "requirements.lock").read_text()
+
+
+def test_the_image_and_ci_install_from_the_locks() -> None:
+    runs = " ".join(_instructions("RUN"))
+    assert "--require-hashes -r requirements.lock" in runs
+    assert "--require-hashes -r /tmp/requirements.lock" in runs
+    assert "--require-hashes -r requirements-dev.lock" in (ROOT / ".ci" / "run").read_text()
+
+
 def test_the_build_context_has_what_the_dockerfile_copies() -> None:
     ignored = {
         line.strip().rstrip("/")
@@ -457,8 +502,8 @@ def test_the_build_context_has_what_the_dockerfile_copies() -> None:
     assert ".env" in ignored  # the compose .env holds the secret key
     copied = [rest.split()[:-1] for rest in _instructions("COPY") if "--from" not in rest]
     sources = {source.rstrip("/") for sources in copied for source in sources}
-    # migrations/ and static/ are found next to the installed package, not inside the wheel.
-    assert {"pyproject.toml", "app", "engine", "migrations", "static"} <= sources
+    # The wheel is built from these: app/ holds the migrations; setup.py copies static/ in.
+    assert {"pyproject.toml", "setup.py", "app", "engine", "static"} <= sources
     for source in sources:
         assert (ROOT / source).exists(), source
         assert source not in ignored, f"{source} is copied but .dockerignore leaves it out"

@@ -7,6 +7,7 @@ import gc
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -27,6 +28,12 @@ METRIC_NAMES = [
     "gaple_lease_takeovers_total",
     "gaple_event_loop_lag_seconds",
     "gaple_gc_pause_seconds",
+    "gaple_http_requests_total",
+    "gaple_http_request_duration_seconds",
+    "gaple_ws_refusals_total",
+    "gaple_ws_closes_total",
+    "gaple_redis_roundtrip_seconds",
+    "gaple_build_info",
 ]
 
 
@@ -183,8 +190,14 @@ async def test_loop_lag_monitor_records_a_blocked_loop(metrics: Metrics) -> None
         await asyncio.sleep(0)  # the monitor starts its first sleep
         time.sleep(0.15)  # a blocking call holds the loop past the monitor's wake-up
         await asyncio.sleep(0.005)  # the overdue sleep returns and records how late it was
-        lag = metrics.registry.get_sample_value("gaple_event_loop_lag_seconds")
+        # A histogram of every sample, not a last value: the late one sits above 100 ms.
+        lag = metrics.registry.get_sample_value("gaple_event_loop_lag_seconds_sum")
         assert lag is not None and lag >= 0.1
+        under_100ms = metrics.registry.get_sample_value(
+            "gaple_event_loop_lag_seconds_bucket", {"le": "0.1"}
+        )
+        count = metrics.registry.get_sample_value("gaple_event_loop_lag_seconds_count")
+        assert count is not None and under_100ms is not None and count - under_100ms >= 1
     finally:
         task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -215,3 +228,74 @@ async def test_the_monitor_times_the_cycle_collector_while_it_runs(metrics: Metr
     gc.collect()  # the monitor is gone: no longer timed, and no callback left behind
     assert collections("2") == after
     assert metrics._time_gc not in gc.callbacks
+
+
+async def test_http_requests_by_route_template_and_status(api: httpx.AsyncClient, app: Any) -> None:
+    await api.get("/api/rooms/ZZZZZZ")
+    await api.get("/api/rooms/YYYYYY")
+    await api.post("/api/guests", json={"name": "Ayu"})
+    await api.get("/no/such/page")
+    scraped = await scrape(api)
+
+    def count(method: str, route: str, status: str) -> float:
+        labels = (("method", method), ("route", route), ("status", status))
+        return scraped.get(("gaple_http_requests_total", labels), 0.0)
+
+    assert count("GET", "/api/rooms/{code}", "404") == 2  # one series for every code
+    assert count("POST", "/api/guests", "201") == 1
+    assert count("GET", "unmatched", "404") == 1
+    key = ("gaple_http_request_duration_seconds_count", (("route", "/api/guests"),))
+    assert scraped[key] == 1
+
+
+async def test_database_pools_in_use_and_waiting(api: httpx.AsyncClient, app: Any) -> None:
+    db = app.state.db
+    async with db.engine.connect():
+        scraped = await scrape(api)
+        in_use = scraped[("gaple_db_pool_connections", (("pool", "main"), ("state", "in_use")))]
+        assert in_use == 1
+        assert scraped[("gaple_db_pool_waiting", (("pool", "main"),))] == 0
+    scraped = await scrape(api)
+    assert scraped[("gaple_db_pool_connections", (("pool", "main"), ("state", "in_use")))] == 0
+
+
+async def test_waiting_for_a_full_pool_is_counted(api: httpx.AsyncClient, app: Any) -> None:
+    db = app.state.db
+    pool = db.engine.sync_engine.pool
+    held = [await db.engine.connect() for _ in range(pool.size() + pool._max_overflow)]
+
+    async def wait_for_one() -> Any:
+        return await db.engine.connect()
+
+    waiter = asyncio.create_task(wait_for_one())
+    try:
+        await asyncio.sleep(0.05)
+        scraped = await scrape(api)
+        assert scraped[("gaple_db_pool_waiting", (("pool", "main"),))] == 1
+    finally:
+        for conn in held:
+            await conn.close()
+        await (await waiter).close()
+
+
+def test_build_info(metrics: Metrics) -> None:
+    import platform
+
+    labels = {"version": metrics_module._version(), "python": platform.python_version()}
+    assert metrics.registry.get_sample_value("gaple_build_info", labels) == 1
+
+
+async def test_redis_round_trips(metrics: Metrics, redis_url: str) -> None:
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(redis_url)
+    task = metrics.start_redis_probe(client, interval=0.01)
+    try:
+        for _ in range(200):
+            if (metrics.registry.get_sample_value("gaple_redis_roundtrip_seconds_count") or 0) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        assert metrics.registry.get_sample_value("gaple_redis_roundtrip_seconds_count") >= 3
+    finally:
+        task.cancel()
+        await client.aclose()

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 from logging.config import fileConfig
+from typing import Any, Literal
 
 from alembic import context
+from alembic.autogenerate.api import AutogenContext
 from sqlalchemy.engine import Connection
 
 from app.store.db import create_engine
@@ -49,7 +51,7 @@ def _configure(connection: Connection | None = None, url: str | None = None) -> 
     )
 
 
-def _render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+def _render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
     # Migrations must not import app types: render UTCDateTime as the column type it wraps.
     from app.store.types import UTCDateTime
 
