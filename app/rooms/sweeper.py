@@ -2,10 +2,11 @@
 
 Every GAPLE_SWEEP_SECONDS, on every node:
 
-* an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
-  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``);
 * a quick-play room still waiting GAPLE_QUICKPLAY_BOT_FILL_SECONDS after its last human sat down
-  gets bots in its empty seats (``QUICKPLAY_BOT``) and its set starts.
+  gets bots in its empty seats (``QUICKPLAY_BOT``) and its set starts (whether or not that human
+  is connected: if they are gone, the live tables stop the table as abandoned);
+* an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
+  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
 
 Several nodes may sweep at once: each room is handled in its own transaction holding its row
 (PostgreSQL ``FOR UPDATE SKIP LOCKED``: a room another node is handling is left to it; SQLite has
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, and_, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
@@ -87,15 +89,15 @@ class Sweeper:
     async def sweep(self, now: datetime | None = None) -> Swept:
         now = now or utcnow()
         swept = Swept()
-        for room_id in await self._candidates(self._idle_conditions(now)):
-            if await self._in_own_transaction(room_id, self._idle_conditions(now), self._close):
-                swept.closed.append(room_id)
-                await self.live.room_closed(room_id, "idle")
         for room_id in await self._candidates(self._fill_conditions(now)):
             if await self._in_own_transaction(room_id, self._fill_conditions(now), self._fill):
                 swept.filled.append(room_id)
                 await self.live.seats_changed(room_id)
                 await self.live.room_started(room_id)
+        for room_id in await self._candidates(self._idle_conditions(now)):
+            if await self._in_own_transaction(room_id, self._idle_conditions(now), self._close):
+                swept.closed.append(room_id)
+                await self.live.room_closed(room_id, "idle")
         return swept
 
     def _idle_conditions(self, now: datetime) -> list[ColumnElement[bool]]:
@@ -125,8 +127,9 @@ class Sweeper:
                 return False
             try:
                 await act(session, room_id)
-            except LifecycleError as exc:
-                log.info("sweeper left room %s: %s", room_id, exc.code)
+            except (LifecycleError, IntegrityError) as exc:  # changed under us: leave it
+                log.info("sweeper left room %s: %s", room_id, getattr(exc, "code", exc))
+                await session.rollback()
                 return False
             await session.commit()
             return True
