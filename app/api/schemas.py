@@ -216,6 +216,7 @@ class QuickplayChoices(BaseModel):
     presets: list[QuickplayPreset]
     modes: list[Mode]
     turn_seconds: list[TurnSeconds]
+    bot: BotKind = Field(description="The bots that fill a quick-play table that waited")
     default: QuickplayChoice
 
 

@@ -76,6 +76,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "presets": ["pordi"],
         "modes": ["tunggal", "ganda"],
         "turn_seconds": [15, 30, 60],
+        "bot": "heuristic",
         "default": {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15},
     }
 
@@ -144,3 +145,22 @@ async def test_strict_types(
     )
     assert quick.status_code == 422 and quick.json()["error"]["field"] == "turn_seconds"
     assert (await api.get("/api/rooms/" + made["code"])).json()["settings"] == made["settings"]
+
+
+async def test_openapi_shows_the_new_calls(api: httpx.AsyncClient) -> None:
+    paths = (await api.get("/openapi.json")).json()["paths"]
+    assert "200" in paths["/api/presets"]["get"]["responses"]
+    quick = paths["/api/quickplay"]["post"]
+    assert {"200", "401", "422"} <= set(quick["responses"])
+    close = paths["/api/rooms/{code}"]["delete"]
+    assert {"200", "401", "403", "404", "409"} <= set(close["responses"])
+    listing = paths["/api/rooms"]["get"]
+    assert {p["name"] for p in listing["parameters"]} == {"limit", "cursor"}
+    schemas = (await api.get("/openapi.json")).json()["components"]["schemas"]
+    assert schemas["RoomOut"]["properties"]["status"]["enum"] == [
+        "open",
+        "playing",
+        "closed",
+        "abandoned",
+    ]
+    assert "next_cursor" in schemas["RoomList"]["properties"]
