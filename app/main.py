@@ -24,6 +24,7 @@ from app.metrics import Metrics, MetricsMiddleware
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
+from app.rooms.sweeper import Sweeper
 from app.rooms.table import TableConfig
 from app.settings import Settings, get_settings
 from app.store import migrate
@@ -74,9 +75,11 @@ def create_app(
         )
         live = (live_factory or table_manager)(app)
         app.state.live = live
+        app.state.sweeper = sweeper = Sweeper(app.state.db, live_tables(app), settings)
         try:
             if hasattr(live, "start"):
                 await live.start()
+            sweeper.start()
             yield
         finally:
             await drain(app)  # done already when a signal started the shutdown (app/cli.py)
@@ -97,6 +100,7 @@ def create_app(
     app.state.settings = settings
     app.state.draining = False
     app.state.drain_task = None
+    app.state.sweeper = None
     app.state.node_id = uuid.uuid4().hex[:12]
     app.state.metrics = Metrics()
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
@@ -136,6 +140,8 @@ async def drain(app: FastAPI, *, grace: float = 0.0) -> None:
 async def _drain(app: FastAPI, grace: float) -> None:
     live = app.state.live
     log.info("draining: handing the live tables over")
+    if app.state.sweeper is not None:
+        await app.state.sweeper.aclose()  # it would start or close tables on a node going away
     if hasattr(live, "aclose"):
         await live.aclose()
     if grace > 0:

@@ -65,6 +65,13 @@ class Settings(BaseSettings):
     rate_seats: str = "60/minute"  # sit, leave, seat a bot
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
+    # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
+    host_away_seconds: float = Field(default=30.0, gt=0)  # open room: the host passes on
+    open_room_idle_seconds: float = Field(default=300.0, gt=0)  # open, no human online: closed
+    abandoned_table_seconds: float = Field(default=120.0, gt=0)  # playing, no human: stops
+    quickplay_bot_fill_seconds: float = Field(default=20.0, ge=0)  # then bots fill, set starts
+    sweep_seconds: float = Field(default=5.0, gt=0)  # how often the sweeper looks
+
     # Game pacing
     deal_pause_seconds: float = Field(default=5.0, ge=0)
     bot_min_delay: float = Field(default=0.6, ge=0)

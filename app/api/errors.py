@@ -46,6 +46,12 @@ ErrorCode = Literal[
     "room_started",
     "seat_in_use",
     "seats_not_filled",
+    "room_full",
+    "already_seated",
+    "room_closed",
+    "quickplay_room",
+    "set_in_progress",
+    "not_playing",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 
