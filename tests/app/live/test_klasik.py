@@ -414,9 +414,9 @@ async def test_a_whole_klasik_set_with_five_clients_a_spectator_and_a_restart(
             deal = (mover.view or {})["deal_number"]
             tile, end = choose(mover.view or {}, rng)
             move_id = await mover.play(tile, end)
-            await mover.wait_for(lambda m=mover, i=move_id: i in m.acks)
+            await mover.wait_for(lambda m=mover, i=move_id: m.acked(i))
             acked.append((deal, mover.seat or 0, tile, end))
-            view = mover.view or {}  # the mover's snapshot precedes its ack
+            view = mover.view or {}  # the mover's snapshot after its ack
             if view["phase"] == "playing" and any(
                 d == view["deal_number"] and e == "discard" for d, _, _, e in acked
             ):
