@@ -80,6 +80,9 @@ class RemoteTable:
             self.owner, {"k": "room_changed", "room": self.room_id, "started": started}
         )
 
+    async def room_closed(self) -> None:
+        self.cluster.bus.send(self.owner, {"k": "room_closed", "room": self.room_id})
+
     def owner_lost(self) -> None:
         for conn in list(self.conns.values()):
             conn.send_away("table_moved")
@@ -214,6 +217,10 @@ class Cluster:
             owned = self.manager.tables.get(message["room"])
             if owned is not None:
                 await owned.room_changed(started=bool(message["started"]))
+        elif kind == "room_closed":
+            owned = self.manager.tables.get(message["room"])
+            if owned is not None:
+                await owned.room_closed()
 
     async def _remote_join(self, message: dict[str, Any]) -> None:
         key, node, room_id = message["conn"], message["from"], message["room"]

@@ -19,17 +19,22 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from app.rooms import frames
+from app.rooms import frames, seating
 from app.rooms.effects import (
+    Abandoned,
     Arm,
     BotMoved,
     ChooseBotMove,
+    ClientCommand,
+    Closed,
     Command,
     CreateDeal,
     CreateSet,
     DealCreated,
     Effect,
+    EndSet,
     Gone,
+    HostAway,
     Join,
     LoadRoom,
     Message,
@@ -41,15 +46,16 @@ from app.rooms.effects import (
     RoomChanged,
     RoomLoaded,
     Send,
+    SendAway,
     SetCreated,
-    SetStatus,
     StoreMove,
     Token,
     TurnDue,
+    Unattended,
 )
 from app.rooms.state import BOT_KIND, TableError, TableState, Viewer, rules_of, utc
 from app.rooms.store import MoveRecord, RoomInfo
-from app.ws.messages import Hello, Leave, NextSet, Play, Start
+from app.ws.messages import Hello, Leave, Play
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +68,9 @@ def handle(state: TableState, command: Command, now: float) -> Result:
     fx: list[Effect] = []
     match command:
         case Join(conn, player_id, resume):
+            if state.room.status == "closed":
+                return state, [SendAway(conn, "room_closed", frames.CLOSE_ROOM_CLOSED)]
+            fx += seating.replace_older(state, player_id)
             seat = state.room.seat_of(player_id)
             state.viewers[conn] = Viewer(player_id, seat)
             fx.append(Send((conn,), (_welcome(state, conn, now),)))
@@ -76,27 +85,37 @@ def handle(state: TableState, command: Command, now: float) -> Result:
         case Message(conn, message, received):
             fx += _on_message(state, conn, message, received, now)
         case TurnDue(token, bot):
-            fx += _turn_due(state, token, bot=bot, now=now)
+            if not state.final:
+                fx += _turn_due(state, token, bot=bot, now=now)
         case BotMoved(token, seat, move):
             # The bot's seat may have been taken back meanwhile, or the turn played: drop it.
-            if token == state.token and state.game.turn == seat and state.bot_of(seat):
+            live = token == state.token and state.game.turn == seat and not state.final
+            if live and state.bot_of(seat):
                 fx += _apply(state, seat, move, kind="bot", now=now)
         case NextDeal(token):
-            if state.game.phase == "deal_over" and token == (
-                state.set_number,
-                state.game.deal_number,
+            if (
+                not state.final
+                and state.game.phase == "deal_over"
+                and token
+                == (
+                    state.set_number,
+                    state.game.deal_number,
+                )
             ):
                 fx += _start_deal(state, now)
         case RoomChanged(started):
             fx.append(LoadRoom("started" if started else "changed"))
         case RoomLoaded(room, purpose):
             fx += _room_loaded(state, room, purpose, now)
+        case HostAway() | Unattended() | Abandoned() | Closed():
+            fx += seating.handle(state, command, now)
         case SetCreated(number, set_id):
             state.game = engine.new_match(rules_of(state.room))
             state.set_number, state.set_id = number, set_id
             state.events = []
             state.auto_seqs = set()
             state.acks = {}
+            state.timeouts = {}
             state.deal_id, state.move_seq, state.deadline = None, 0, None
             fx += _start_deal(state, now)
         case DealCreated(deal_id, game, events):
@@ -108,7 +127,7 @@ def handle(state: TableState, command: Command, now: float) -> Result:
             fx += _broadcast_events(state, first, now)
         case MoveStored(move):
             fx += _committed(state, move, now)
-    return state, fx
+    return state, seating.with_watch(state, fx, now)
 
 
 # --- client messages -----------------------------------------------------------------------
@@ -117,7 +136,7 @@ def handle(state: TableState, command: Command, now: float) -> Result:
 def _on_message(
     state: TableState,
     conn: int,
-    message: Play | Start | NextSet | Leave | Hello,
+    message: ClientCommand,
     received: float,
     now: float,
 ) -> list[Effect]:
@@ -128,35 +147,18 @@ def _on_message(
         match message:
             case Play():
                 return _play(state, conn, viewer, message, received, now)
-            case Start():
-                _require_host(state, viewer)
-                if state.room.status != "open":
-                    raise TableError("set_in_progress", "the set has already started")
-                if any(s.player_id is None and s.bot is None for s in state.room.seats):
-                    raise TableError("seats_not_filled", "every seat needs a player or a bot")
-                return [SetStatus("playing"), LoadRoom("start")]
-            case NextSet():
-                _require_host(state, viewer)
-                if state.game.phase != "set_over":
-                    raise TableError("set_in_progress", "the current set has not ended")
-                return [SetStatus("playing"), LoadRoom("start")]
             case Leave():
                 if viewer.seat is None:
                     raise TableError("spectator", "spectators hold no seat")
-                if state.game.phase not in ("playing", "deal_over"):
+                if state.game.phase not in ("playing", "deal_over") or state.final:
                     raise TableError("not_playing", "leave a seat before the set through the lobby")
-                return [PutBot(viewer.seat, BOT_KIND), LoadRoom("changed")]
+                return [PutBot(viewer.seat, BOT_KIND, viewer.player_id), LoadRoom("changed")]
             case Hello():
                 raise TableError("bad_message", "hello was already received")
     except (TableError, engine.EngineError) as exc:
         move_id = message.move_id if isinstance(message, Play) else None
         log.info("table %s refused %s from %s: %s", state.room.code, message.type, conn, exc)
         return [Send((conn,), (frames.error(exc.code, exc.message, move_id),))]
-
-
-def _require_host(state: TableState, viewer: Viewer) -> None:
-    if viewer.player_id != state.room.host_id:
-        raise TableError("not_host", "only the host can do that")
 
 
 def _play(
@@ -220,6 +222,8 @@ def _apply(
     received: float = 0.0,
 ) -> list[Effect]:
     """Ask the engine, then ask for the move to be stored; nothing changes until it is."""
+    if state.final:
+        raise TableError("room_closed", f"the room is {state.room.status}")
     if state.deal_id is None or state.game.phase != "playing":
         raise TableError("not_playing", "there is no deal in progress")
     game, events = engine.play(state.game, seat, move)
@@ -264,14 +268,14 @@ def _committed(state: TableState, move: PendingMove, now: float) -> list[Effect]
             )
     over = state.game.phase == "set_over"
     if over:
-        fx.append(SetStatus("finished"))
-        state.room = replace(state.room, status="finished")
+        fx.append(EndSet())
+        state.room = replace(state.room, status="open")
     fx.append(schedule(state, now))
     fx += _broadcast_events(state, first, now)
     if over:
         fx.append(_broadcast(state, frames.room(state.room, state.spectators)))
     fx.append(Metric(move.kind, move.received))
-    return fx
+    return fx + seating.after_move(state, move, over=over)
 
 
 def schedule(state: TableState, now: float) -> Arm:
@@ -299,10 +303,11 @@ def schedule(state: TableState, now: float) -> Arm:
 def _room_loaded(
     state: TableState, room: RoomInfo | None, purpose: str, now: float
 ) -> list[Effect]:
+    before = state.room
     if room is not None:
         state.room = room
-    if purpose == "start":
-        return [CreateSet(state.room.id, rules_of(state.room).to_dict(), now)]
+    if state.room.status == "closed":
+        return seating.handle(state, Closed(), now)
     fx: list[Effect] = []
     ruled = False  # before the first set the host may change the rules (Klasik: 4 or 5 seats)
     if state.set_number == 0 and state.game.phase == "ready":
@@ -328,6 +333,7 @@ def _room_loaded(
         fx.append(CreateSet(state.room.id, rules_of(state.room).to_dict(), now))
     else:
         fx.append(schedule(state, now))  # a seat may have turned into a bot's
+        fx += seating.host_left_seat(before, state)
     return fx
 
 

@@ -20,9 +20,9 @@ from typing import Literal
 import engine
 from app.rooms.frames import ByeReason
 from app.rooms.store import MoveRecord, RoomInfo
-from app.ws.messages import Hello, Leave, NextSet, Play, Resume, Start
+from app.ws.messages import Hello, Leave, Play, Resume
 
-ClientCommand = Play | Start | NextSet | Leave | Hello
+ClientCommand = Play | Leave | Hello
 Token = tuple[int, int, int]  # (set, deal, placements in the deal): which turn a timer is for
 
 
@@ -67,11 +67,31 @@ class RoomChanged:
 
 
 @dataclass(frozen=True)
+class HostAway:
+    """GAPLE_HOST_AWAY_SECONDS ago the host of an open room was not connected."""
+
+
+@dataclass(frozen=True)
+class Unattended:
+    """GAPLE_ABANDONED_TABLE_SECONDS ago no human seat of a set in play was connected."""
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    """Follow-up of AbandonTable: the room is abandoned (stored)."""
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The room was closed (stored, by the lobby or the lifecycle): everyone is sent away."""
+
+
+@dataclass(frozen=True)
 class RoomLoaded:
     """Follow-up of LoadRoom."""
 
     room: RoomInfo | None
-    purpose: Literal["changed", "started", "start"]
+    purpose: Literal["changed", "started"]
 
 
 @dataclass(frozen=True)
@@ -122,6 +142,10 @@ Command = (
     | TurnDue
     | NextDeal
     | RoomChanged
+    | HostAway
+    | Unattended
+    | Abandoned
+    | Closed
     | RoomLoaded
     | SetCreated
     | DealCreated
@@ -152,7 +176,7 @@ class SendAway:
 class Arm:
     """Replace the timers of ``slot`` with these (delay in seconds, command to post)."""
 
-    slot: Literal["game"]
+    slot: Literal["game", "host", "abandon"]
     timers: tuple[tuple[float, Command], ...] = ()
 
 
@@ -163,14 +187,23 @@ class Metric:
 
 
 @dataclass(frozen=True)
-class SetStatus:
-    status: str
+class EndSet:
+    """The set is over: the room is open again (lifecycle.end_set)."""
+
+
+@dataclass(frozen=True)
+class Touch:
+    """Presence (lifecycle.touch): the number of seated humans connected changed."""
+
+    humans_online: int
+    at: float
 
 
 @dataclass(frozen=True)
 class PutBot:
     seat: int
     kind: str
+    left_by: str | None  # the human who left or dropped the seat, who may take it back
 
 
 # Effects with a follow-up command (always the last of their batch):
@@ -178,7 +211,20 @@ class PutBot:
 
 @dataclass(frozen=True)
 class LoadRoom:
-    purpose: Literal["changed", "started", "start"]
+    purpose: Literal["changed", "started"]
+
+
+@dataclass(frozen=True)
+class HandOverHost:
+    """lifecycle.hand_over_host, then the room is reloaded (follow-up RoomLoaded)."""
+
+
+@dataclass(frozen=True)
+class AbandonTable:
+    """lifecycle.abandon, the set stored as abandoned (follow-up Abandoned)."""
+
+    set_id: int | None
+    at: float
 
 
 @dataclass(frozen=True)
@@ -218,11 +264,16 @@ Effect = (
     | SendAway
     | Arm
     | Metric
-    | SetStatus
+    | EndSet
+    | Touch
     | PutBot
     | LoadRoom
+    | HandOverHost
+    | AbandonTable
     | CreateSet
     | CreateDeal
     | StoreMove
     | ChooseBotMove
 )
+
+FOLLOW_UPS = (LoadRoom, HandOverHost, AbandonTable, CreateSet, CreateDeal, StoreMove, ChooseBotMove)

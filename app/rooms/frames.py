@@ -23,6 +23,10 @@ from app.rooms.store import RoomInfo
 MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
 
 ByeReason = Literal["draining", "table_moved", "room_closed", "replaced"]
+# The close codes that follow a ``bye`` that means "do not reconnect" (docs/PROTOCOL.md); the
+# reconnect codes (1012, 1013) are in app/rooms/connection.py.
+CLOSE_ROOM_CLOSED = 4000
+CLOSE_REPLACED = 4001
 
 
 class ClockInfo(TypedDict):

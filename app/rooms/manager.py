@@ -181,6 +181,16 @@ class TableManager:
         if table is not None:
             await table.room_changed(started=started)
 
+    async def room_closed(self, room_id: str, reason: str) -> None:
+        """The room is closed (committed): every socket, here or relayed from another node, gets
+        ``bye`` ``room_closed``; the table stops playing. No table anywhere: nothing to do."""
+        log.info("room %s closed (%s)", room_id, reason)
+        table: Table | Relay | None = self.tables.get(room_id)
+        if table is None and self.cluster is not None:
+            table = await self.cluster.find_relay(room_id)
+        if table is not None:
+            await table.room_closed()
+
     def spectator_count(self, room_id: str) -> int:
         table = self.tables.get(room_id)
         if table is not None:

@@ -33,6 +33,8 @@ class Relay(Protocol):
 
     async def room_changed(self, *, started: bool = False) -> None: ...
 
+    async def room_closed(self) -> None: ...
+
 
 class Placement(Protocol):
     """Which node owns which table (one owner each), and a relay to the owner."""

@@ -5,35 +5,17 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 import engine
 from app.rooms import frames
 from app.rooms.effects import Token
+from app.rooms.settings import DEFAULT_BOT, rule_settings
 from app.rooms.store import RoomInfo, StoredSet
 
-# The room settings that are rules, in the order the lobby offers them to the engine when it looks
-# for the one it refuses (turn_seconds and public are the server's own).
-RULE_KEYS = (
-    "preset",
-    "mode",
-    "players",
-    "seven_tiles",
-    "discard",
-    "zero_zero_25",
-    "scoring",
-    "deals_per_set",
-    "target_points",
-)
-BOT_KIND = "heuristic"
-
-
-def rule_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has."""
-    return {key: settings[key] for key in RULE_KEYS if settings.get(key) is not None}
+BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
 
 
 @dataclass(frozen=True)
@@ -42,6 +24,8 @@ class TableConfig:
     bot_min_delay: float = 0.6
     bot_max_delay: float = 1.6
     send_queue: int = 256
+    host_away: float = 30.0  # GAPLE_HOST_AWAY_SECONDS
+    abandoned_after: float = 120.0  # GAPLE_ABANDONED_TABLE_SECONDS
 
 
 class TableError(Exception):
@@ -78,6 +62,10 @@ class TableState:
     viewers: dict[int, Viewer] = field(default_factory=dict)  # by connection id
     deadline: float | None = None
     turn_started: float | None = None
+    timeouts: dict[int, int] = field(default_factory=dict)  # the clock's moves in a row, by seat
+    humans_online: int = -1  # as last told to the lifecycle (-1: not yet)
+    host_away_since: float | None = None
+    unattended_since: float | None = None
 
     def __post_init__(self) -> None:
         self.game = engine.new_match(rules_of(self.room))
@@ -85,6 +73,15 @@ class TableState:
     @property
     def spectators(self) -> int:
         return sum(1 for v in self.viewers.values() if v.seat is None)
+
+    @property
+    def humans(self) -> set[int]:
+        """The seats whose human is connected."""
+        return {v.seat for v in self.viewers.values() if v.seat is not None}
+
+    @property
+    def final(self) -> bool:
+        return self.room.status in ("closed", "abandoned")
 
     @property
     def token(self) -> Token:

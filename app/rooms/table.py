@@ -19,21 +19,26 @@ from typing import Any
 
 import engine
 from app.metrics import Metrics
-from app.rooms import frames
+from app.rooms import frames, seating
 from app.rooms.clock import Clock, Timer
 from app.rooms.connection import Connection
 from app.rooms.core import handle, schedule
 from app.rooms.effects import (
+    Abandoned,
+    AbandonTable,
     Arm,
     BotMoved,
     ChooseBotMove,
     ClientCommand,
+    Closed,
     Command,
     CreateDeal,
     CreateSet,
     DealCreated,
     Effect,
+    EndSet,
     Gone,
+    HandOverHost,
     Join,
     LoadRoom,
     Message,
@@ -45,22 +50,15 @@ from app.rooms.effects import (
     Send,
     SendAway,
     SetCreated,
-    SetStatus,
     StoreMove,
+    Touch,
 )
-from app.rooms.state import (
-    RULE_KEYS,
-    TableConfig,
-    TableError,
-    TableState,
-    rebuild,
-    rule_settings,
-    utc,
-)
+from app.rooms.lifecycle import LifecycleError
+from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore, RoomInfo, StoreConflict
 from app.ws.messages import Resume
 
-__all__ = ["RULE_KEYS", "Table", "TableConfig", "TableError", "rule_settings"]
+__all__ = ["Table", "TableConfig", "TableError"]
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +179,9 @@ class Table:
             return
         rebuild(self.core, stored)
         self._arm(schedule(self.core, self.clock.now()))
+        # Nobody is connected yet: presence is 0, and the abandoned-table clock starts now.
+        for effect in seating.with_watch(self.core, [], self.clock.now()):
+            await self._do(effect)
 
     # --- public entry points for the socket endpoint and the lobby -----------------------------
 
@@ -204,6 +205,11 @@ class Table:
 
     async def room_changed(self, *, started: bool = False) -> None:
         await self._call(RoomChanged(started))
+
+    async def room_closed(self) -> None:
+        """The room is closed (stored): everyone gets ``bye`` ``room_closed``; the table stops
+        playing."""
+        await self._call(Closed())
 
     def post(self, command: Command) -> None:
         self._inbox.put_nowait((command, None))
@@ -273,12 +279,25 @@ class Table:
             case Metric(kind, received):
                 latency = time.perf_counter() - received if kind == "player" else None
                 self.metrics.record_move(kind, latency=latency)
-            case SetStatus(status):
-                await self.store.set_room_status(self.room.id, status)
-            case PutBot(seat, kind):
-                await self.store.put_bot_in_seat(self.room.id, seat, kind)
+            case EndSet():
+                try:
+                    await self.store.end_set(self.room.id)
+                except LifecycleError as exc:  # closed meanwhile, say: the set still ended
+                    log.info("table %s: the set ended but %s", self.room.code, exc)
+            case Touch(humans, at):
+                await self.store.touch(self.room.id, humans_online=humans, at=utc(at))
+            case PutBot(seat, kind, left_by):
+                await self.store.put_bot_in_seat(self.room.id, seat, kind, left_by=left_by)
             case LoadRoom(purpose):
                 return RoomLoaded(await self.store.load_room(self.room.id), purpose)
+            case HandOverHost():
+                new_host = await self.store.hand_over_host(self.room.id)
+                log.info("table %s: the host passes to %s", self.room.code, new_host)
+                return RoomLoaded(await self.store.load_room(self.room.id), "changed")
+            case AbandonTable(set_id, at):
+                await self.store.abandon(self.room.id, set_id=set_id, at=utc(at))
+                log.info("table %s: abandoned (no human seat connected)", self.room.code)
+                return Abandoned()
             case CreateSet(room_id, rules, at):
                 number = await self.store.last_set_number(room_id) + 1
                 set_id = await self.store.create_set(

@@ -36,14 +36,6 @@ class Play(_Incoming):
     end: Literal["left", "right", "discard"] | None = None
 
 
-class Start(_Incoming):
-    type: Literal["start"]
-
-
-class NextSet(_Incoming):
-    type: Literal["next_set"]
-
-
 class Leave(_Incoming):
     type: Literal["leave"]
 
@@ -53,9 +45,8 @@ class Ping(_Incoming):
     t: int | float | str | None = None
 
 
-ClientMessage = Annotated[
-    Hello | Play | Start | NextSet | Leave | Ping, Field(discriminator="type")
-]
+# A set is started (the next one too) over REST only: POST /api/rooms/{code}/start.
+ClientMessage = Annotated[Hello | Play | Leave | Ping, Field(discriminator="type")]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 

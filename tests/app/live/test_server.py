@@ -102,7 +102,7 @@ async def test_a_whole_set_with_four_clients_and_a_spectator(
         result = clients[0].view["set_result"]  # type: ignore[index]
         assert result is not None
         room = await lobby.room(code)
-        assert room["status"] == "finished"
+        assert room["status"] == "open"
         [(stored_result,)] = await stored(database_url, select(GameSet.result))
         assert stored_result is not None
         assert {k: v for k, v in stored_result.items() if k in result} == result
@@ -221,7 +221,9 @@ async def test_bad_input_gets_a_clear_error_and_changes_nothing(
         spectator = TableClient(server.ws_url(code), None, name="watcher")
         await spectator.connect()
         await expect_error(spectator, {"type": "play", "move_id": "z", "tile": "6-6"}, "spectator")
-        await expect_error(spectator, {"type": "start"}, "not_host")
+        # A set starts over REST only: the socket has no "start" (nor "next_set").
+        await expect_error(spectator, {"type": "start"}, "bad_message")
+        await expect_error(mover, {"type": "next_set"}, "bad_message")
 
         # Oversized frame: a clear error, then the socket is closed (1009).
         big = TableClient(server.ws_url(code), None, name="big")
