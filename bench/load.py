@@ -17,7 +17,8 @@ It talks to the server only as a client would (docs/API.md, docs/PROTOCOL.md):
    0`` is a flood (play as soon as the snapshot arrives); ``--think 2`` waits a random human pause
    first (exponential, mean 2 s, capped; ``--think-dist uniform`` for U(0, 2*mean)). ``--afk P``
    makes a seat skip a turn with probability P so the turn clock auto-plays it (to measure how late
-   auto-plays land). When a set ends the host (seat 0) sends ``next_set``.
+   auto-plays land). When a set ends the host (seat 0) starts the next one
+   (``POST /api/rooms/{code}/start``, the one way to start a set).
 3. measure, between ``warmup`` and ``warmup + duration`` after the start: moves/s (each move is
    counted once, by the socket of the seat that made it), the move round trip (``play`` sent ->
    this seat's ``played`` event, and -> the ``ack``) p50/p99/max, error frames by code,
@@ -681,11 +682,20 @@ class SeatClient:
         self.outstanding: tuple[str, float] | None = None  # (move_id, perf_counter at send)
         self.lost: set[str] = set()  # move ids that an auto-play beat
         self.next_set_sent = -1
+        self.acked_sent: float | None = None  # perf_counter of the acked move not yet seen played
         self.ids = 0
         self.ping_task: asyncio.Task[None] | None = None
         self.sends: set[asyncio.Task[None]] = set()
 
     # --- socket ---------------------------------------------------------------------------------
+
+    async def _start_next_set(self) -> None:
+        base = "http" + self.table.ws_bases[self.table.rest_node][len("ws") :]
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+                await _post(http, f"/api/rooms/{self.table.code}/start", self.token)
+        except Exception as exc:  # counted like any refused message; the bench goes on
+            self.run.errors_total[type(exc).__name__] += 1
 
     async def connect(self) -> None:
         self.ws = await ws_connect(
@@ -768,6 +778,7 @@ class SeatClient:
             if self.outstanding is not None and msg["move_id"] == self.outstanding[0]:
                 if run.in_window(now):
                     run.rt_ack.append((now - self.outstanding[1]) * 1000)
+                self.acked_sent = self.outstanding[1]
                 self.outstanding = None
                 self.maybe_act()
         elif kind == "error":
@@ -822,9 +833,12 @@ class SeatClient:
                 self.lost.add(self.outstanding[0])
                 self.outstanding = None
             return
-        if self.outstanding is not None and in_window:
+        # The ack comes before the move's event: the send time waits for it in ``acked_sent``.
+        sent = self.acked_sent if self.outstanding is None else self.outstanding[1]
+        self.acked_sent = None
+        if sent is not None and in_window:
             run.own_moves += 1
-            run.rt_event.append((now - self.outstanding[1]) * 1000)
+            run.rt_event.append((now - sent) * 1000)
 
     def maybe_act(self) -> None:
         run = self.run
@@ -836,7 +850,9 @@ class SeatClient:
             if self.seat == HOST_SEAT and self.next_set_sent != self.set:
                 self.next_set_sent = self.set
                 run.sets_restarted += 1
-                self.send({"type": "next_set"})
+                task = asyncio.get_running_loop().create_task(self._start_next_set())
+                self.sends.add(task)
+                task.add_done_callback(self.sends.discard)
             return
         if phase != "playing" or view.get("turn") != self.seat or not view.get("legal"):
             return

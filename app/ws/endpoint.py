@@ -1,7 +1,7 @@
 """The WebSocket endpoint: authenticates a socket, then feeds its frames to the room's actor.
 
 This layer only deals with transport concerns — origins, frame sizes, JSON, message shapes,
-flooding, the hello handshake. Everything about the game happens in app.rooms.table.
+flooding, the hello handshake. Everything about the game happens in app/rooms (core.py).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from app.api.auth import authenticate_token
 from app.api.errors import error_body
 from app.api.ratelimit import SocketCap, client_address
 from app.metrics import Metrics, Role
-from app.rooms.cluster import RemoteTable
 from app.rooms.connection import CLOSE_RECONNECT, Connection
 from app.rooms.manager import TableManager
+from app.rooms.placement import Relay
 from app.rooms.table import Table
 from app.settings import Settings
 from app.store.games import SqlGameStore
@@ -137,7 +137,7 @@ async def _refuse_draining(websocket: WebSocket) -> None:
 
 async def _handshake(
     websocket: WebSocket, session: _Session, manager: TableManager, code: str
-) -> tuple[Table | RemoteTable, Connection] | None:
+) -> tuple[Table | Relay, Connection] | None:
     """Find the table, read the ``hello``, check its token, join. None when the socket was
     refused (and told why). A function of its own so that what it loads (the database session,
     the player row, the hello) is freed once the socket is in play, not kept for its lifetime."""

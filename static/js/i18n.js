@@ -165,6 +165,7 @@ const id = {
   'conn.reconnecting': 'Koneksi terputus. Menyambung ulang…',
   'conn.retry': 'Coba sekarang',
   'conn.replaced': 'Meja ini dibuka di tab atau perangkat lain.',
+  'conn.room_closed': 'Meja ini sudah ditutup.',
   'conn.reconnect': 'Sambungkan di sini',
   'conn.offline': 'Perangkat sedang offline.',
 
@@ -401,6 +402,7 @@ const en = {
   'conn.reconnecting': 'Connection lost. Reconnecting…',
   'conn.retry': 'Retry now',
   'conn.replaced': 'This table was opened in another tab or device.',
+  'conn.room_closed': 'This table is closed.',
   'conn.reconnect': 'Use it here',
   'conn.offline': 'This device is offline.',
 

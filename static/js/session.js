@@ -164,7 +164,7 @@ function onMessage(msg) {
       if (msg.room) room.info = mergeInfo(room.info, api.normRoom(msg.room));
       break;
     case 'bye':
-      if (msg.reason === 'replaced') haltReason = 'replaced';
+      if (msg.reason === 'replaced' || msg.reason === 'room_closed') haltReason = msg.reason;
       break;
     default:
       return; // pong and anything unknown: nothing to draw
@@ -416,14 +416,9 @@ export async function startSet() {
   room.busy = true;
   changed();
   try {
-    await api.startRoom(room.code);
+    await api.startRoom(room.code); // the one way to start a set, the next one too
   } catch (err) {
-    // No REST start on this server: the socket's `start` does the same (PROTOCOL §2).
-    if ((err.status === 404 && err.code !== 'room_not_found') || err.status === 405) {
-      if (!socket || !socket.send({ type: 'start' })) toast(errorText('network'), 'error');
-    } else {
-      toast(errorText(err.code, err.message), 'error');
-    }
+    toast(errorText(err.code, err.message), 'error');
   } finally {
     if (state.room === room) room.busy = false;
     changed();
@@ -431,7 +426,7 @@ export async function startSet() {
 }
 
 export function nextSet() {
-  if (!socket || !socket.send({ type: 'next_set' })) toast(errorText('network'), 'error');
+  return startSet();
 }
 
 export function leaveTable() {

@@ -88,6 +88,8 @@ export function connectionBanner(room, actions) {
   if (room.halted === 'replaced') {
     text = t('conn.replaced');
     button = h('button', { type: 'button', class: 'btn btn-small', onClick: actions.retryNow, 'data-focus': 'banner-btn' }, t('conn.reconnect'));
+  } else if (room.halted === 'room_closed') {
+    text = t('conn.room_closed'); // the host closed it, or nobody was left: no reconnecting
   } else if (room.halted === 'not_found' || room.notFound) {
     return null;
   } else if (conn.state === 'retrying') {
