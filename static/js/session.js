@@ -7,8 +7,9 @@ import { state, changed, toast, announce } from './store.js';
 import { TableSocket } from './socket.js';
 import { applyEvent, applySnapshot, emptyGame, legalByTile } from './game.js';
 import { t } from './i18n.js';
-import { errorText, seatLabel } from './views/common.js';
+import { errorText, seatLabel, takeableSeats } from './views/common.js';
 import { loadPlayer } from './storage.js';
+import { defaultBot } from './presets.js';
 
 const PASS_SHOW_MS = 2600;
 const AUTO_SHOW_MS = 4500;
@@ -45,6 +46,10 @@ export function openRoom(code, intent = null) {
     busy: false,
     settingsDraft: null,
     welcomed: false,
+    // "This table is full": shown once to someone who came by link and has no seat to take.
+    full: false,
+    fullChecked: Boolean(intent),
+    closedReason: null,
   };
   changed();
   refreshRoom();
@@ -95,7 +100,9 @@ async function refreshRoom() {
     const info = await api.getRoom(room.code);
     if (state.room !== room) return;
     // The socket's welcome/room messages are newer than this answer if they came first.
-    if (!room.welcomed) room.info = info;
+    if (!room.welcomed || isOver(info)) room.info = room.info ? mergeInfo(room.info, info) : info;
+    if (info.closedReason) room.closedReason = info.closedReason;
+    if (isOver(info)) halt('room_closed');
     changed();
     runIntent();
   } catch (err) {
@@ -109,17 +116,44 @@ async function refreshRoom() {
   }
 }
 
-/** What the lobby asked for when it sent us here ("sit": take the first empty seat). */
+const isOver = (info) => Boolean(info && (info.status === 'closed' || info.status === 'abandoned'));
+
+/** The room is over (closed or abandoned): no more socket, the page says so. */
+function halt(reason) {
+  haltReason = reason;
+  if (state.room) state.room.halted = reason;
+  if (socket) socket.stop();
+}
+
+/**
+ * What the lobby asked for when it sent us here ("sit": the first seat this player may take,
+ * which is a bot's seat once the set runs); with no intent (a link, a code), whether the table
+ * is full for this player, which the page then says instead of making them a silent spectator.
+ */
 function runIntent() {
   const room = state.room;
-  if (!room || !room.intent || !room.info || !room.welcomed) return;
+  if (!room || !room.info || !room.welcomed) return;
+  const me = room.playerId || (state.player && state.player.player_id);
   const intent = room.intent;
   room.intent = null;
-  if (intent.sit && room.role !== 'seat' && room.info.status === 'open') {
-    const preferred = typeof intent.seat === 'number' ? intent.seat : null;
-    const free = room.info.seats.filter((x) => !x.player_id && !x.bot).map((x) => x.seat);
-    const seat = free.includes(preferred) ? preferred : free[0];
-    if (seat !== undefined) sit(seat);
+  if (intent && intent.sit && room.role !== 'seat') {
+    const offers = takeableSeats(room.info, me);
+    const preferred = offers.find((x) => x.seat === intent.seat) || offers[0];
+    if (preferred) sit(preferred.seat);
+    else room.full = true;
+  }
+  if (!room.fullChecked) {
+    room.fullChecked = true;
+    const live = room.info.status === 'open' || room.info.status === 'playing';
+    if (live && room.role !== 'seat' && takeableSeats(room.info, me).length === 0) room.full = true;
+  }
+}
+
+/** "Watch" on the full-table page. */
+export function watchFull() {
+  if (state.room) {
+    state.room.full = false;
+    changed();
   }
 }
 
@@ -162,9 +196,20 @@ function onMessage(msg) {
       break;
     case 'room':
       if (msg.room) room.info = mergeInfo(room.info, api.normRoom(msg.room));
+      if (room.info && room.info.closedReason) room.closedReason = room.info.closedReason;
+      if (isOver(room.info)) halt('room_closed');
       break;
     case 'bye':
+      // `replaced`: this player opened the table elsewhere; reconnecting here would only take the
+      // seat back from that tab, so this page stops and says so. `room_closed`: the room is over.
+      // Other reasons (a node draining, the table moving) reconnect as usual.
       if (msg.reason === 'replaced') haltReason = 'replaced';
+      if (msg.reason === 'room_closed') {
+        haltReason = 'room_closed';
+        room.halted = 'room_closed';
+        if (room.info && !isOver(room.info)) room.info = { ...room.info, status: 'closed' };
+        refreshRoom(); // for the reason (host closed, idle, …)
+      }
       break;
     default:
       return; // pong and anything unknown: nothing to draw
@@ -174,7 +219,10 @@ function onMessage(msg) {
 
 function mergeInfo(old, next) {
   if (!old) return next;
-  return { ...old, ...next, shareLink: next.shareLink || old.shareLink, hostName: next.hostName || old.hostName };
+  const merged = { ...old };
+  // A frame may leave a field out (null): the older answer's value stands.
+  for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
+  return merged;
 }
 
 function onEvent(room, msg, now) {
@@ -366,7 +414,11 @@ async function lobbyCall(fn, { busy = true, onError = null } = {}) {
 
 export async function sit(seat) {
   const room = state.room;
-  const info = await lobbyCall(() => api.sit(room.code, seat));
+  const info = await lobbyCall(() => api.sit(room.code, seat), {
+    onError: (err) => {
+      if (err.code === 'room_full' && state.room === room) room.full = true;
+    },
+  });
   if (info && state.room === room) {
     room.info = mergeInfo(room.info, info);
     expectRole('seat');
@@ -384,8 +436,37 @@ export async function standUp(seat) {
 
 export async function addBot(seat) {
   const room = state.room;
-  const info = await lobbyCall(() => api.addBot(room.code, seat, 'heuristic'));
+  const info = await lobbyCall(() => api.addBot(room.code, seat, defaultBot()));
   if (info && state.room === room) room.info = mergeInfo(room.info, info);
+}
+
+/** The host fills every empty seat with the default bot, one call per seat, in seat order. */
+export async function fillBots() {
+  const room = state.room;
+  if (!room || !room.info || room.busy) return;
+  const empty = room.info.seats.filter((x) => !x.player_id && !x.bot).map((x) => x.seat);
+  await lobbyCall(async () => {
+    for (const seat of empty) {
+      const info = await api.addBot(room.code, seat, defaultBot());
+      if (state.room === room) {
+        room.info = mergeInfo(room.info, info);
+        changed();
+      }
+    }
+  });
+}
+
+/** The host closes the room for good; every page at it then shows the closed-room page. */
+export async function closeTable() {
+  const room = state.room;
+  if (!room || !window.confirm(t('room.close.confirm'))) return;
+  const info = await lobbyCall(() => api.closeRoom(room.code));
+  if (info && state.room === room) {
+    room.info = mergeInfo(room.info, info);
+    if (!isOver(room.info)) room.info = { ...room.info, status: 'closed' };
+    room.closedReason = room.info.closedReason || 'host_closed';
+    halt('room_closed');
+  }
 }
 
 export async function removeBot(seat) {
@@ -410,29 +491,23 @@ export async function saveSettings(patch) {
   }
 }
 
+/** Start the set, or the next one after a set ended: the one REST call (PROTOCOL §2). */
 export async function startSet() {
   const room = state.room;
-  if (!room) return;
+  if (!room || room.busy) return;
   room.busy = true;
   changed();
   try {
     await api.startRoom(room.code);
   } catch (err) {
-    // No REST start on this server: the socket's `start` does the same (PROTOCOL §2).
-    if ((err.status === 404 && err.code !== 'room_not_found') || err.status === 405) {
-      if (!socket || !socket.send({ type: 'start' })) toast(errorText('network'), 'error');
-    } else {
-      toast(errorText(err.code, err.message), 'error');
-    }
+    toast(errorText(err.code, err.message), 'error');
   } finally {
     if (state.room === room) room.busy = false;
     changed();
   }
 }
 
-export function nextSet() {
-  if (!socket || !socket.send({ type: 'next_set' })) toast(errorText('network'), 'error');
-}
+export const nextSet = startSet;
 
 export function leaveTable() {
   if (!window.confirm(t('table.leave.confirm'))) return;

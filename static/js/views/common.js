@@ -124,3 +124,21 @@ export function initials(name) {
   const clean = String(name || '?').trim();
   return (clean[0] || '?').toUpperCase();
 }
+
+/**
+ * The seats this player could take now (the server decides; this only offers the button): before
+ * the start every empty seat; while a set runs, the bot's seat they left (`left_by`), or any bot's
+ * seat when the room allows it (`allow_join_bots`). Their own seat first.
+ */
+export function takeableSeats(info, playerId) {
+  if (!info) return [];
+  if (info.status === 'open') return info.seats.filter((x) => !x.player_id && !x.bot).map((x) => ({ seat: x.seat, kind: 'empty' }));
+  if (info.status !== 'playing') return [];
+  const out = [];
+  for (const x of info.seats) {
+    if (!x.bot) continue;
+    if (playerId && x.left_by === playerId) out.unshift({ seat: x.seat, kind: 'back' });
+    else if (info.settings.allow_join_bots) out.push({ seat: x.seat, kind: 'bot' });
+  }
+  return out;
+}
