@@ -247,7 +247,7 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
       h('div', { class: 'seat-card-name', 'data-testid': 'seat-card-name' }, name),
       h('div', { class: 'badges' },
         mine ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
-        seat.player_id && seat.player_id === info.hostId ? h('span', { class: 'badge' }, t('seat.host')) : null,
+        seat.player_id && seat.player_id === info.hostId ? h('span', { class: 'badge', 'data-testid': 'host-badge' }, t('seat.host')) : null,
         seat.bot ? h('span', { class: 'badge badge-bot' }, t('seat.bot_badge')) : null,
         seat.player_id && connected !== undefined
           ? h('span', { class: `presence ${connected ? 'on' : 'off'}` }, connected ? t('seat.online') : t('seat.offline'))
