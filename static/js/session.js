@@ -145,7 +145,8 @@ function runIntent() {
   if (!room.fullChecked) {
     room.fullChecked = true;
     const live = room.info.status === 'open' || room.info.status === 'playing';
-    if (live && room.role !== 'seat' && takeableSeats(room.info, me).length === 0) room.full = true;
+    const host = Boolean(me && room.info.hostId === me);
+    if (live && !host && room.role !== 'seat' && takeableSeats(room.info, me).length === 0) room.full = true;
   }
 }
 
