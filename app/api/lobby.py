@@ -231,6 +231,8 @@ async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -
     current = next((s for s in taken.values() if s.player_id == player.id), None)
     if current is not None and current.seat == seat:
         return  # already there: retrying is harmless
+    if room.status == "playing" and current is not None:
+        raise Conflict("you already have a seat at this table", code="already_seated")
     if seat not in free_seats(room, taken, player.id):
         raise _refuse_seat(room, taken, player, seat)
     if room.status == "open":
@@ -238,8 +240,6 @@ async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -
             await rooms.vacate_seat(session, room_id=room.id, seat=current.seat)
         await _occupy(session, room=room, seat=seat, player_id=player.id)
         return
-    if current is not None:
-        raise Conflict("you already have a seat at this table", code="already_seated")
     if not await rooms.replace_bot(session, room_id=room.id, seat=seat, player_id=player.id):
         await session.rollback()  # the bot left meanwhile
         raise Conflict(f"seat {seat} is taken", code="seat_taken", field="seat")

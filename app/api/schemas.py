@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.rooms import settings as rs
-from app.rooms.settings import (
-    BotKind,
-    CloseReason,
-    Mode,
-    Players,
-    Preset,
-    QuickplayPreset,
-    Scoring,
-    TurnSeconds,
-)
+from app.rooms.settings import BotKind, CloseReason, Mode, Preset, QuickplayPreset, Scoring
 
 # Literals rather than free strings, all from app/rooms/settings.py; combinations are checked by
 # the engine (app.api.lobby).
 RoomStatus = rs.Status
+
+
+def _whole(value: Any) -> Any:
+    # Strict mode still lets 15.0 match the literal 15; a number choice must be sent as 15.
+    if isinstance(value, bool | float):
+        raise ValueError(f"must be one of the listed whole numbers, not {value!r}")
+    return value
+
+
+TurnSeconds = Annotated[rs.TurnSeconds, BeforeValidator(_whole)]
+Players = Annotated[rs.Players, BeforeValidator(_whole)]
 
 
 class _Strict(BaseModel):
@@ -214,6 +216,7 @@ class QuickplayChoices(BaseModel):
     presets: list[QuickplayPreset]
     modes: list[Mode]
     turn_seconds: list[TurnSeconds]
+    bot: BotKind = Field(description="The bots that fill a quick-play table that waited")
     default: QuickplayChoice
 
 

@@ -197,6 +197,7 @@ def catalogue() -> dict[str, Any]:
             "presets": list(QUICKPLAY_PRESETS),
             "modes": list(QUICKPLAY_MODES),
             "turn_seconds": list(QUICKPLAY_TURN_SECONDS),
+            "bot": QUICKPLAY_BOT,
             "default": {
                 "preset": QUICKPLAY_PRESETS[0],
                 "mode": DEFAULT_MODE,

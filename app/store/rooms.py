@@ -14,9 +14,14 @@ from app.store.types import utcnow
 
 
 async def create_room(
-    session: AsyncSession, *, code: str, host_id: str, settings: dict[str, Any]
+    session: AsyncSession,
+    *,
+    code: str,
+    host_id: str,
+    settings: dict[str, Any],
+    quickplay: bool = False,
 ) -> Room:
-    room = Room(code=code, host_id=host_id, settings=settings, status="open")
+    room = Room(code=code, host_id=host_id, settings=settings, status="open", quickplay=quickplay)
     session.add(room)
     await session.flush()
     return room
@@ -151,19 +156,17 @@ async def replace_bot(session: AsyncSession, *, room_id: str, seat: int, player_
     return bool(getattr(result, "rowcount", 0))
 
 
-def _seats_of_room() -> Any:
-    """How many seats the room's table has: its settings' ``players`` (Klasik), else 4."""
-    return func.coalesce(Room.settings["players"].as_integer(), SEATS_PER_TABLE)
-
-
-def _taken() -> Any:
-    return (
+def has_empty_seat() -> Any:
+    """SQL: the room has an empty seat (of its settings' ``players``, else 4)."""
+    seats = func.coalesce(Room.settings["players"].as_integer(), SEATS_PER_TABLE)
+    taken = (
         select(func.count())
         .select_from(Seat)
         .where(Seat.room_id == Room.id)
         .correlate(Room)
         .scalar_subquery()
     )
+    return taken < seats
 
 
 async def list_usable(
@@ -174,7 +177,7 @@ async def list_usable(
     a connected human, ``playing`` ones with a connected human (to watch or take a bot's seat)."""
     public = func.coalesce(Room.settings["public"].as_boolean(), True)
     usable = or_(
-        and_(Room.status == "open", _taken() < _seats_of_room()),
+        and_(Room.status == "open", has_empty_seat()),
         Room.status == "playing",
     )
     query = select(Room).where(public == true(), Room.humans_online > 0, usable)
