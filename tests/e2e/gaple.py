@@ -241,7 +241,8 @@ class HeldSocket:
         from websockets.sync.client import connect
 
         url = base_url.replace("http://", "ws://") + f"/ws/rooms/{code}"
-        self.ws = connect(url, origin=base_url, open_timeout=10)  # type: ignore[arg-type]
+        self._stack = contextlib.ExitStack()  # websockets wants connect() as a context manager
+        self.ws = self._stack.enter_context(connect(url, origin=base_url, open_timeout=10))  # type: ignore[arg-type]
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["type"] == "welcome", welcome
@@ -255,7 +256,7 @@ class HeldSocket:
                 pass
 
     def close(self) -> None:
-        self.ws.close()
+        self._stack.close()
         self.thread.join(timeout=5)
 
 
