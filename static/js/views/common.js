@@ -24,17 +24,19 @@ export function modeLabel(mode) {
   return mode === 'ganda' ? t('mode.ganda') : t('mode.tunggal');
 }
 
+const dealsText = (n) => (n === 1 ? t('tables.deals.one') : t('tables.deals', { n }));
+
 export function lengthLabel(settings) {
   if (settings.preset === 'klasik') {
     const players = t('klasik.players.n', { n: settings.players || 4 });
     const length = settings.scoring === 'penalty'
-      ? t('tables.deals', { n: settings.deals_per_set })
+      ? dealsText(settings.deals_per_set)
       : t('tables.target', { n: settings.target_points });
     return `${players} · ${length}${settings.discard === false ? '' : ` · ${t('klasik.discard')}`}`;
   }
   return settings.mode === 'ganda'
     ? t('tables.target', { n: settings.target_points })
-    : t('tables.deals', { n: settings.deals_per_set });
+    : dealsText(settings.deals_per_set);
 }
 
 export function langToggle() {

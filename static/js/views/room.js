@@ -161,6 +161,7 @@ function fullView(state, act) {
     h('p', { class: 'muted small' },
       h('span', { class: `mode-pill mode-${info.settings.mode}` }, modeLabel(info.settings.mode)), ' ',
       t('seconds', { n: info.settings.turn_seconds }), ' · ', lengthLabel(info.settings)),
+    info.hostName ? h('p', { class: 'muted small' }, t('room.host_is', { name: info.hostName })) : null,
     wayOut(act, 'full', {
       watch: h('button', {
         type: 'button',
