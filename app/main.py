@@ -104,6 +104,8 @@ def table_manager(app: FastAPI) -> TableManager:
         deal_pause=settings.deal_pause_seconds,
         bot_min_delay=settings.bot_min_delay,
         bot_max_delay=settings.bot_max_delay,
+        host_away=settings.host_away_seconds,
+        abandoned_after=settings.abandoned_table_seconds,
     )
     manager = TableManager(
         SqlGameStore(app.state.db), clock=SystemClock(), config=config, metrics=app.state.metrics

@@ -18,25 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.bus.redis import RedisBus
+from app.rooms import frames
 from app.rooms.connection import CLOSE_RECONNECT, Connection
-from app.ws.messages import (
-    Hello,
-    Leave,
-    NextSet,
-    Ping,
-    Play,
-    ProtocolError,
-    Resume,
-    Start,
-    dumps,
-    parse_client_message,
-)
-
-if TYPE_CHECKING:
-    from app.rooms.manager import TableManager
+from app.rooms.effects import ClientCommand
+from app.rooms.placement import LocalTables
+from app.ws.messages import Hello, Ping, ProtocolError, Resume, parse_client_message
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +58,7 @@ class RemoteTable:
             },
         )
 
-    def message(self, conn: Connection, message: Play | Start | NextSet | Leave | Hello) -> None:
+    def message(self, conn: Connection, message: ClientCommand) -> None:
         self.cluster.bus.send(
             self.owner,
             {
@@ -86,6 +75,14 @@ class RemoteTable:
         self.cluster.relayed.pop(key, None)
         self.cluster.bus.send(self.owner, {"k": "gone", "room": self.room_id, "conn": key})
 
+    async def room_changed(self, *, started: bool = False) -> None:
+        self.cluster.bus.send(
+            self.owner, {"k": "room_changed", "room": self.room_id, "started": started}
+        )
+
+    async def room_closed(self) -> None:
+        self.cluster.bus.send(self.owner, {"k": "room_closed", "room": self.room_id})
+
     def owner_lost(self) -> None:
         for conn in list(self.conns.values()):
             conn.send_away("table_moved")
@@ -96,7 +93,9 @@ class RemoteTable:
 
 
 class Cluster:
-    def __init__(self, manager: TableManager, bus: RedisBus, *, check_interval: float) -> None:
+    """Implements app.rooms.placement.Placement with Redis leases and relays."""
+
+    def __init__(self, manager: LocalTables, bus: RedisBus, *, check_interval: float) -> None:
         self.manager = manager
         self.bus = bus
         self.check_interval = check_interval
@@ -146,7 +145,22 @@ class Cluster:
                 return owner
         raise RuntimeError(f"could not settle the owner of room {room_id}")
 
-    def remote_table(self, room_id: str, owner: str) -> RemoteTable:
+    async def find_relay(self, room_id: str) -> RemoteTable | None:
+        table = self.remote.get(room_id)
+        if table is None:
+            owner = await self.bus.owner(room_id)
+            if owner is not None and owner != self.bus.node_id:
+                table = self.relay(room_id, owner)
+        return table
+
+    async def unowned(self, room_ids: list[str]) -> list[str]:
+        owners = await self.bus.owners(room_ids)
+        return [r for r, owner in zip(room_ids, owners, strict=True) if owner is None]
+
+    def spectators(self, room_id: str) -> int:
+        return self.spectator_cache.get(room_id, 0)
+
+    def relay(self, room_id: str, owner: str) -> RemoteTable:
         table = self.remote.get(room_id)
         if table is None or table.owner != owner:
             if table is not None:
@@ -203,13 +217,17 @@ class Cluster:
             owned = self.manager.tables.get(message["room"])
             if owned is not None:
                 await owned.room_changed(started=bool(message["started"]))
+        elif kind == "room_closed":
+            owned = self.manager.tables.get(message["room"])
+            if owned is not None:
+                await owned.room_closed()
 
     async def _remote_join(self, message: dict[str, Any]) -> None:
         key, node, room_id = message["conn"], message["from"], message["room"]
         table = self.manager.tables.get(room_id)
         if table is None or table.lost:
             # We no longer own it (the relay node's idea of the owner is stale).
-            bye = dumps({"type": "bye", "reason": "table_moved"})
+            bye = frames.bye("table_moved")
             self.bus.send(node, {"k": "frame", "conn": key, "text": bye})
             self.bus.send(
                 node, {"k": "close", "conn": key, "code": CLOSE_RECONNECT, "reason": "table_moved"}
@@ -242,7 +260,7 @@ class Cluster:
         if table is None:
             return
         try:
-            parsed = parse_client_message(dumps(message["msg"]))
+            parsed = parse_client_message(frames.dumps(message["msg"]))
         except ProtocolError:
             log.warning("dropping a malformed relayed message")
             return

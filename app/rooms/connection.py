@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from app.ws.messages import dumps
+from app.rooms import frames
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +62,11 @@ class Connection:
         self._outbox.append(frame)
         self._wake()
 
-    def send_away(self, reason: str) -> None:
+    def send_away(self, reason: frames.ByeReason, code: int = CLOSE_RECONNECT) -> None:
         """Tell the client why (a ``bye``), then close so that it reconnects: the table moved to
         another node, or this node is draining."""
-        self.send(dumps({"type": "bye", "reason": reason}))
-        self.shutdown(CLOSE_RECONNECT, reason)
+        self.send(frames.bye(reason))
+        self.shutdown(code, reason)
 
     def shutdown(self, code: int = 1000, reason: str = "") -> None:
         """Stop sending and close the socket from the writer (after what is queued)."""

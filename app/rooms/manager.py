@@ -1,8 +1,8 @@
 """The live tables of one node: finds or creates a room's actor, and rebuilds them after a restart.
 
 Implements app.live.LiveTables, the lobby's way of telling live tables what changed. Without Redis
-every table lives here. With Redis (``cluster``) a table lives on the node holding its lease, and
-``get`` returns a RemoteTable that relays to that node when it is not this one.
+every table lives here. With Redis a table lives on the node holding its lease (``cluster``, an
+app.rooms.placement.Placement), and ``get`` returns a relay to that node when it is not this one.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import logging
 
 from app.metrics import Metrics
 from app.rooms.clock import Clock
-from app.rooms.cluster import Cluster, RemoteTable
 from app.rooms.connection import Connection
+from app.rooms.placement import Placement, Relay
+from app.rooms.state import TableConfig
 from app.rooms.store import GameStore
-from app.rooms.table import Table, TableConfig
+from app.rooms.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ class TableManager:
         *,
         clock: Clock,
         config: TableConfig | None = None,
-        cluster: Cluster | None = None,
+        cluster: Placement | None = None,
         metrics: Metrics | None = None,
     ) -> None:
         self.store = store
@@ -42,7 +43,7 @@ class TableManager:
         self.metrics = metrics or Metrics(process=False)
         self._lag_monitor: asyncio.Task[None] | None = None
 
-    async def get(self, room_id: str) -> Table | RemoteTable | None:
+    async def get(self, room_id: str) -> Table | Relay | None:
         """The room's table: its actor here (created and restored from storage on first use), or,
         when another node owns it, a relay to that node. None for an unknown room."""
         table = self.tables.get(room_id)
@@ -58,7 +59,7 @@ class TableManager:
             if self.cluster is not None:
                 owner = await self.cluster.claim(room_id)
                 if owner is not None:
-                    return self.cluster.remote_table(room_id, owner)
+                    return self.cluster.relay(room_id, owner)
             table = Table(
                 room,
                 store=self.store,
@@ -122,8 +123,7 @@ class TableManager:
         the node that ran it died)."""
         room_ids = [r for r in await self.store.playing_room_ids() if r not in self.tables]
         if self.cluster is not None and room_ids:
-            owners = await self.cluster.bus.owners(room_ids)
-            room_ids = [r for r, owner in zip(room_ids, owners, strict=True) if owner is None]
+            room_ids = await self.cluster.unowned(room_ids)
         restored = 0
         for room_id in room_ids:
             try:
@@ -155,12 +155,12 @@ class TableManager:
             if self.cluster is not None:
                 await self.cluster.hand_over(room_id)
         for _, table in tables:
-            for conn in list(table.conns):
+            for conn in list(table.conns.values()):
                 conn.send_away("draining")
         if self.cluster is not None:
             await self.cluster.close()
         for _, table in tables:
-            for conn in list(table.conns):
+            for conn in list(table.conns.values()):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.wait_closed(), 2)
 
@@ -173,29 +173,31 @@ class TableManager:
         await self._room_changed(room_id, started=False, create=False)
 
     async def _room_changed(self, room_id: str, *, started: bool, create: bool) -> None:
-        table: Table | RemoteTable | None = self.tables.get(room_id)
+        table: Table | Relay | None = self.tables.get(room_id)
         if table is None and self.cluster is not None:
-            table = self.cluster.remote.get(room_id)
-            if table is None:
-                owner = await self.cluster.bus.owner(room_id)
-                if owner is not None and owner != self.cluster.bus.node_id:
-                    table = self.cluster.remote_table(room_id, owner)
+            table = await self.cluster.find_relay(room_id)
         if table is None and create:
             table = await self.get(room_id)
-        if isinstance(table, Table):
+        if table is not None:
             await table.room_changed(started=started)
-        elif isinstance(table, RemoteTable):
-            self.cluster.bus.send(  # type: ignore[union-attr]
-                table.owner, {"k": "room_changed", "room": room_id, "started": started}
-            )
+
+    async def room_closed(self, room_id: str, reason: str) -> None:
+        """The room is closed (committed): every socket, here or relayed from another node, gets
+        ``bye`` ``room_closed``; the table stops playing. No table anywhere: nothing to do."""
+        log.info("room %s closed (%s)", room_id, reason)
+        table: Table | Relay | None = self.tables.get(room_id)
+        if table is None and self.cluster is not None:
+            table = await self.cluster.find_relay(room_id)
+        if table is not None:
+            await table.room_closed()
 
     def spectator_count(self, room_id: str) -> int:
         table = self.tables.get(room_id)
         if table is not None:
             return table.spectators
         if self.cluster is not None:
-            return self.cluster.spectator_cache.get(room_id, 0)
+            return self.cluster.spectators(room_id)
         return 0
 
     def connections(self) -> list[Connection]:
-        return [conn for table in self.tables.values() for conn in table.conns]
+        return [conn for table in self.tables.values() for conn in table.conns.values()]

@@ -99,11 +99,25 @@ class MoveRecord:
 
 
 class GameStore(Protocol):
+    """Storage for live tables. A room's status and host change only through
+    app/rooms/lifecycle.py: ``end_set``, ``abandon``, ``hand_over_host`` and ``touch`` are its
+    transitions, each in a transaction of its own."""
+
     async def load_room(self, room_id: str) -> RoomInfo | None: ...
 
-    async def set_room_status(self, room_id: str, status: str) -> None: ...
+    async def end_set(self, room_id: str) -> None: ...
 
-    async def put_bot_in_seat(self, room_id: str, seat: int, bot: str) -> None: ...
+    async def abandon(self, room_id: str, *, set_id: int | None, at: datetime) -> None:
+        """The table stops; its current set (if any) is stored as abandoned, moves kept."""
+        ...
+
+    async def hand_over_host(self, room_id: str) -> str | None: ...
+
+    async def touch(self, room_id: str, *, humans_online: int, at: datetime) -> None: ...
+
+    async def put_bot_in_seat(
+        self, room_id: str, seat: int, bot: str, *, left_by: str | None
+    ) -> None: ...
 
     async def create_set(
         self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime

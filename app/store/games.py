@@ -16,6 +16,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.rooms import lifecycle
 from app.rooms.store import (
     MoveRecord,
     RoomInfo,
@@ -91,18 +92,37 @@ class SqlGameStore:
             room = await rooms.get_room_by_code(session, code=code)
             return room.id if room else None
 
-    async def set_room_status(self, room_id: str, status: str) -> None:
+    async def end_set(self, room_id: str) -> None:
         async with self.db.session() as session, session.begin():
-            room = await rooms.get_room(session, room_id=room_id)
-            if room is not None:
-                await rooms.update_room(session, room=room, status=status)
+            await lifecycle.end_set(session, room_id=room_id)
 
-    async def put_bot_in_seat(self, room_id: str, seat: int, bot: str) -> None:
+    async def abandon(self, room_id: str, *, set_id: int | None, at: datetime) -> None:
+        async with self.db.session() as session, session.begin():
+            await lifecycle.abandon(session, room_id=room_id)
+            if set_id is not None:
+                await session.execute(
+                    update(GameSet)
+                    .where(GameSet.id == set_id, GameSet.ended_at.is_(None))
+                    .values(ended_at=at, result={"abandoned": True})
+                )
+
+    async def hand_over_host(self, room_id: str) -> str | None:
+        async with self.db.session() as session, session.begin():
+            return await lifecycle.hand_over_host(session, room_id=room_id)
+
+    async def touch(self, room_id: str, *, humans_online: int, at: datetime) -> None:
+        async with self.db.session() as session, session.begin():
+            await lifecycle.touch(session, room_id=room_id, humans_online=humans_online, at=at)
+
+    async def put_bot_in_seat(
+        self, room_id: str, seat: int, bot: str, *, left_by: str | None
+    ) -> None:
+        """A human's seat goes to a bot during a set; ``left_by`` may take it back (REST)."""
         async with self.db.session() as session, session.begin():
             await session.execute(
                 update(Seat)
                 .where(Seat.room_id == room_id, Seat.seat == seat)
-                .values(player_id=None, bot=bot)
+                .values(player_id=None, bot=bot, left_by=left_by)
             )
 
     async def create_set(

@@ -1,7 +1,7 @@
 """The WebSocket endpoint: authenticates a socket, then feeds its frames to the room's actor.
 
 This layer only deals with transport concerns — origins, frame sizes, JSON, message shapes,
-flooding, the hello handshake. Everything about the game happens in app.rooms.table.
+flooding, the hello handshake. Everything about the game happens in app/rooms (core.py).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.api.auth import authenticate_token
 from app.metrics import Metrics, Role
-from app.rooms.cluster import RemoteTable
 from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
+from app.rooms.placement import Relay
 from app.rooms.table import Table
 from app.settings import Settings
 from app.store.games import SqlGameStore
@@ -98,7 +98,7 @@ router.add_websocket_route("/ws/rooms/{code}", table_socket)
 
 async def _handshake(
     websocket: WebSocket, session: _Session, manager: TableManager, code: str
-) -> tuple[Table | RemoteTable, Connection] | None:
+) -> tuple[Table | Relay, Connection] | None:
     """Find the table, read the ``hello``, check its token, join. None when the socket was
     refused (and told why). A function of its own so that what it loads (the database session,
     the player row, the hello) is freed once the socket is in play, not kept for its lifetime."""

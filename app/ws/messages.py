@@ -7,10 +7,11 @@ did not document becomes an explicit ``bad_message`` error rather than being sil
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from app.rooms.frames import dumps, error_message
 
 
 class _Incoming(BaseModel):
@@ -35,14 +36,6 @@ class Play(_Incoming):
     end: Literal["left", "right", "discard"] | None = None
 
 
-class Start(_Incoming):
-    type: Literal["start"]
-
-
-class NextSet(_Incoming):
-    type: Literal["next_set"]
-
-
 class Leave(_Incoming):
     type: Literal["leave"]
 
@@ -52,9 +45,8 @@ class Ping(_Incoming):
     t: int | float | str | None = None
 
 
-ClientMessage = Annotated[
-    Hello | Play | Start | NextSet | Leave | Ping, Field(discriminator="type")
-]
+# A set is started (the next one too) over REST only: POST /api/rooms/{code}/start.
+ClientMessage = Annotated[Hello | Play | Leave | Ping, Field(discriminator="type")]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -96,18 +88,7 @@ def _describe(exc: ValidationError) -> str:
 
 
 # --- server -> client -------------------------------------------------------------------------
-# Outgoing messages are built as plain dicts by the room (it serialises each distinct view once);
-# these helpers keep their shapes in one place.
+# The server's messages are typed and shaped in app/rooms/frames.py; the two helpers the endpoint
+# uses are re-exported here.
 
-
-def error_message(code: str, message: str, move_id: str | None = None) -> dict[str, Any]:
-    msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if move_id is not None:
-        msg["move_id"] = move_id
-    return msg
-
-
-def dumps(message: dict[str, Any]) -> str:
-    # orjson: compact UTF-8 JSON, several times faster than the standard library's encoder, and
-    # every frame a table sends goes through here.
-    return orjson.dumps(message).decode()
+__all__ = ["ClientMessage", "ProtocolError", "dumps", "error_message", "parse_client_message"]

@@ -90,7 +90,8 @@ export function connectionBanner(room, actions) {
   if (room.halted === 'replaced') {
     text = t('conn.replaced');
     button = h('button', { type: 'button', class: 'btn btn-small', onClick: actions.retryNow, 'data-focus': 'banner-btn' }, t('conn.reconnect'));
-  } else if (room.halted === 'not_found' || room.notFound) {
+  } else if (room.halted === 'room_closed' || room.halted === 'not_found' || room.notFound) {
+    // The closed-room or not-found page says it; the socket stays down.
     return null;
   } else if (conn.state === 'retrying') {
     const secs = conn.retryAt ? Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000)) : 0;

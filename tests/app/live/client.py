@@ -81,6 +81,7 @@ class TableClient:
     set: int = 0
     seq: int = 0
     clock: dict[str, Any] | None = None
+    view_at: tuple[int, int] = (0, 0)  # (set, seq) of the snapshot in ``view``
     acks: dict[str, dict[str, Any]] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     _ws: Any = None
@@ -140,6 +141,7 @@ class TableClient:
             self.role, self.seat = message["role"], message["seat"]
         elif kind == "snapshot":
             self.view, self.set, self.seq = message["view"], message["set"], message["seq"]
+            self.view_at = (self.set, self.seq)
             self.clock = message["clock"]
         elif kind == "event":
             if message["set"] == self.set and message["seq"] > self.seq:
@@ -149,6 +151,12 @@ class TableClient:
             self.acks[message["move_id"]] = message
         elif kind == "error":
             self.errors.append(message)
+
+    def acked(self, move_id: str) -> bool:
+        """The move's ``ack`` came, and the snapshot after it too (an ``ack`` precedes the move's
+        events and snapshot)."""
+        ack = self.acks.get(move_id)
+        return ack is not None and self.view_at >= (ack["set"], ack["seq"])
 
     async def wait_for(self, predicate: Any, timeout: float = 15.0) -> None:
         async def loop() -> None:

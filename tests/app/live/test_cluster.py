@@ -82,7 +82,7 @@ class Player:
             try:
                 if pending is not None:
                     move_id, tile, end = pending
-                    if move_id not in client.acks:
+                    if not client.acked(move_id):
                         await client.play(tile, end, move_id=move_id)
                         await client.wait_for(lambda m=move_id: answered(client, m))
                     if move_id in client.acks:

@@ -20,7 +20,7 @@ from sqlalchemy import select
 import engine
 from app.rooms.clock import FakeClock
 from app.store.models import GameSet, Move, Score
-from app.ws.messages import Play, Start, parse_client_message
+from app.ws.messages import Play, parse_client_message
 from tests.app.live.client import Lobby, TableClient, choose
 from tests.app.live.conftest import (
     CONFIG,
@@ -359,7 +359,8 @@ async def test_more_players_before_the_start_reaches_the_table(
     assert probe.view["players"] == 5 and probe.view["phase"] == "ready"
     for seat in range(1, 5):
         await api.post(f"/api/rooms/{room['code']}/bots/{seat}", json={}, headers=host.headers)
-    await table.request(probe.conn, Start(type="start"))
+    started = await api.post(f"/api/rooms/{room['code']}/start", headers=host.headers)
+    assert started.status_code == 200, started.text
     await table.settle()
     await probe.drain()
     assert probe.view["players"] == 5 and len(probe.view["hand"]) == 5
@@ -414,9 +415,9 @@ async def test_a_whole_klasik_set_with_five_clients_a_spectator_and_a_restart(
             deal = (mover.view or {})["deal_number"]
             tile, end = choose(mover.view or {}, rng)
             move_id = await mover.play(tile, end)
-            await mover.wait_for(lambda m=mover, i=move_id: i in m.acks)
+            await mover.wait_for(lambda m=mover, i=move_id: m.acked(i))
             acked.append((deal, mover.seat or 0, tile, end))
-            view = mover.view or {}  # the mover's snapshot precedes its ack
+            view = mover.view or {}  # the mover's snapshot after its ack
             if view["phase"] == "playing" and any(
                 d == view["deal_number"] and e == "discard" for d, _, _, e in acked
             ):

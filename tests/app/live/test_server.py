@@ -51,7 +51,7 @@ def set_over(client: TableClient) -> bool:
 
 
 def answered(client: TableClient, move_id: str) -> bool:
-    return move_id in client.acks or any(e.get("move_id") == move_id for e in client.errors)
+    return client.acked(move_id) or any(e.get("move_id") == move_id for e in client.errors)
 
 
 async def autoplay(client: TableClient, rng: random.Random, *, max_moves: int = 10_000) -> int:
@@ -147,9 +147,9 @@ async def test_a_killed_server_comes_back_with_every_acknowledged_move(
             mover = movers[0]
             tile, end = choose(mover.view or {}, rng)
             move_id = await mover.play(tile, end)
-            await mover.wait_for(lambda m=mover, i=move_id: i in m.acks)
+            await mover.wait_for(lambda m=mover, i=move_id: m.acked(i))
             acked.append((mover.seat or 0, tile))
-            turn_before = (mover.view or {})["turn"]  # the mover's snapshot precedes its ack
+            turn_before = (mover.view or {})["turn"]  # the mover's snapshot after its ack
 
         await asyncio.to_thread(server.kill, signal.SIGKILL)
         for client in clients:
@@ -221,7 +221,9 @@ async def test_bad_input_gets_a_clear_error_and_changes_nothing(
         spectator = TableClient(server.ws_url(code), None, name="watcher")
         await spectator.connect()
         await expect_error(spectator, {"type": "play", "move_id": "z", "tile": "6-6"}, "spectator")
-        await expect_error(spectator, {"type": "start"}, "not_host")
+        # A set starts over REST only: the socket has no "start" (nor "next_set").
+        await expect_error(spectator, {"type": "start"}, "bad_message")
+        await expect_error(mover, {"type": "next_set"}, "bad_message")
 
         # Oversized frame: a clear error, then the socket is closed (1009).
         big = TableClient(server.ws_url(code), None, name="big")

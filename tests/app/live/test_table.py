@@ -7,7 +7,7 @@ from typing import Any
 
 import engine
 from app.rooms.clock import FakeClock
-from app.ws.messages import Leave, NextSet, Play, Resume, Start
+from app.ws.messages import Leave, Play, Resume
 from tests.app.live.conftest import (
     CONFIG,
     LiveTable,
@@ -80,14 +80,13 @@ async def test_refused_moves_change_nothing(live_table: Any, app: Any) -> None:
     await live.settle()
     before_state, before_events = live.table.state, list(live.table.events)
 
-    not_in_hand = next(t for t in ("0-0", "1-2", "3-4") if t not in mover.view["hand"])
+    every_tile = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+    not_in_hand = next(t for t in every_tile if t not in mover.view["hand"])
     cases = [
         (spectator, Play(type="play", move_id="s", tile="6-6"), "spectator"),
         (other, Play(type="play", move_id="o", tile=other.view["hand"][0]), "not_your_turn"),
         (mover, Play(type="play", move_id="n", tile=not_in_hand), "tile_not_in_hand"),
         (mover, Play(type="play", move_id="b", tile="9-9"), "bad_tile"),
-        (live.probes[3], Start(type="start"), "not_host"),
-        (live.probes[0], NextSet(type="next_set"), "set_in_progress"),
         (spectator, Leave(type="leave"), "spectator"),
     ]
     # The first deal must open with 6-6; the 6-6 holder trying another tile is refused.
@@ -238,7 +237,7 @@ async def test_presence_and_resuming_after_a_disconnect(live_table: Any) -> None
 
 
 async def test_a_set_runs_to_its_end_and_the_host_starts_the_next(
-    live_table: Any, clock: FakeClock
+    live_table: Any, api: Any, clock: FakeClock
 ) -> None:
     live: LiveTable = await live_table(deals_per_set=2)
     await play_until(live, clock, lambda: live.table.state.phase == "set_over")
@@ -246,10 +245,12 @@ async def test_a_set_runs_to_its_end_and_the_host_starts_the_next(
     result = live.probes[1].view["set_result"]
     assert result is not None and result["deals"] >= 1
 
-    await live.table.request(live.probes[1].conn, NextSet(type="next_set"))
-    await live.settle()
-    assert live.probes[1].errors()[-1] == "not_host"
-    await live.table.request(live.probes[0].conn, NextSet(type="next_set"))
+    # The next set starts the way the first did: the host's REST call (the socket has no start).
+    start = f"/api/rooms/{live.code}/start"
+    refused = await api.post(start, headers=live.guests[1].headers)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_host"
+    assert live.table.set_number == 1
+    assert (await api.post(start, headers=live.guests[0].headers)).status_code == 200
     await live.settle()
     assert live.table.set_number == 2 and live.table.state.phase == "playing"
     assert live.table.room.status == "playing"

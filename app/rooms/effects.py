@@ -1,0 +1,279 @@
+"""The vocabulary of the table core (app/rooms/core.py): the commands it takes, the effects it asks
+for.
+
+A *command* is something that happened: a socket joined, a message arrived, a timer fired, or a
+store call the core asked for has finished (``SetCreated``, ``DealCreated``, ``MoveStored`` ...:
+the follow-ups, carrying what the store returned). An *effect* is something the asyncio shell
+(app/rooms/table.py) must do: send frames, arm timers, call the store, let a bot think. Effects
+are carried out in order; an effect whose outcome the core needs (a store call returning an id, a
+bot's move) is the last of its batch, and the shell hands its follow-up command back to the core
+before it reads the inbox again — so a table still changes one command at a time.
+
+Connections are plain ids here: the core never touches a socket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import engine
+from app.rooms.frames import ByeReason
+from app.rooms.store import MoveRecord, RoomInfo
+from app.ws.messages import Hello, Leave, Play, Resume
+
+ClientCommand = Play | Leave | Hello
+Token = tuple[int, int, int]  # (set, deal, placements in the deal): which turn a timer is for
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Join:
+    conn: int
+    player_id: str | None
+    resume: Resume | None = None
+
+
+@dataclass(frozen=True)
+class Gone:
+    conn: int
+
+
+@dataclass(frozen=True)
+class Message:
+    conn: int
+    message: ClientCommand
+    received: float = 0.0  # perf_counter when it arrived, for the move-latency metric
+
+
+@dataclass(frozen=True)
+class TurnDue:
+    """The clock ran out (``bot`` False) or a bot's thinking pause ended (``bot`` True)."""
+
+    token: Token
+    bot: bool
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    token: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class RoomChanged:
+    started: bool
+
+
+@dataclass(frozen=True)
+class HostAway:
+    """GAPLE_HOST_AWAY_SECONDS ago the host of an open room was not connected."""
+
+
+@dataclass(frozen=True)
+class Unattended:
+    """GAPLE_ABANDONED_TABLE_SECONDS ago no human seat of a set in play was connected."""
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    """Follow-up of AbandonTable: the room is abandoned (stored)."""
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The room was closed (stored, by the lobby or the lifecycle): everyone is sent away."""
+
+
+@dataclass(frozen=True)
+class RoomLoaded:
+    """Follow-up of LoadRoom."""
+
+    room: RoomInfo | None
+    purpose: Literal["changed", "started"]
+
+
+@dataclass(frozen=True)
+class SetCreated:
+    number: int
+    set_id: int
+
+
+@dataclass(frozen=True)
+class DealCreated:
+    deal_id: int
+    game: engine.MatchState
+    events: tuple[engine.Event, ...]
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move the engine accepted, waiting to be stored before it counts."""
+
+    seat: int
+    game: engine.MatchState
+    events: tuple[engine.Event, ...]
+    auto: bool
+    move_id: str | None
+    reply_to: int | None  # the socket that sent it (a player's move)
+    kind: Literal["player", "bot", "auto"]
+    received: float = 0.0
+
+
+@dataclass(frozen=True)
+class MoveStored:
+    move: PendingMove
+
+
+@dataclass(frozen=True)
+class BotMoved:
+    """Follow-up of ChooseBotMove: what the bot chose for the turn ``token``."""
+
+    token: Token
+    seat: int
+    move: engine.Move
+
+
+Command = (
+    Join
+    | Gone
+    | Message
+    | TurnDue
+    | NextDeal
+    | RoomChanged
+    | HostAway
+    | Unattended
+    | Abandoned
+    | Closed
+    | RoomLoaded
+    | SetCreated
+    | DealCreated
+    | MoveStored
+    | BotMoved
+)
+
+
+# --- effects -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Send:
+    to: tuple[int, ...]
+    frames: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SendAway:
+    """A ``bye`` frame, then the socket is closed with ``code``."""
+
+    conn: int
+    reason: ByeReason
+    code: int
+
+
+@dataclass(frozen=True)
+class Arm:
+    """Replace the timers of ``slot`` with these (delay in seconds, command to post)."""
+
+    slot: Literal["game", "host", "abandon"]
+    timers: tuple[tuple[float, Command], ...] = ()
+
+
+@dataclass(frozen=True)
+class Metric:
+    kind: Literal["player", "bot", "auto"]
+    received: float = 0.0
+
+
+@dataclass(frozen=True)
+class EndSet:
+    """The set is over: the room is open again (lifecycle.end_set)."""
+
+
+@dataclass(frozen=True)
+class Touch:
+    """Presence (lifecycle.touch): the number of seated humans connected changed."""
+
+    humans_online: int
+    at: float
+
+
+@dataclass(frozen=True)
+class PutBot:
+    seat: int
+    kind: str
+    left_by: str | None  # the human who left or dropped the seat, who may take it back
+
+
+# Effects with a follow-up command (always the last of their batch):
+
+
+@dataclass(frozen=True)
+class LoadRoom:
+    purpose: Literal["changed", "started"]
+
+
+@dataclass(frozen=True)
+class HandOverHost:
+    """lifecycle.hand_over_host, then the room is reloaded (follow-up RoomLoaded)."""
+
+
+@dataclass(frozen=True)
+class AbandonTable:
+    """lifecycle.abandon, the set stored as abandoned (follow-up Abandoned)."""
+
+    set_id: int | None
+    at: float
+
+
+@dataclass(frozen=True)
+class CreateSet:
+    room_id: str
+    rules: dict[str, object]
+    at: float
+
+
+@dataclass(frozen=True)
+class CreateDeal:
+    set_id: int
+    number: int
+    seed: int
+    opener: int
+    at: float
+    game: engine.MatchState
+    events: tuple[engine.Event, ...]
+
+
+@dataclass(frozen=True)
+class StoreMove:
+    record: MoveRecord
+    move: PendingMove
+
+
+@dataclass(frozen=True)
+class ChooseBotMove:
+    token: Token
+    seat: int
+    kind: str
+    view: dict[str, object] = field(hash=False)
+
+
+Effect = (
+    Send
+    | SendAway
+    | Arm
+    | Metric
+    | EndSet
+    | Touch
+    | PutBot
+    | LoadRoom
+    | HandOverHost
+    | AbandonTable
+    | CreateSet
+    | CreateDeal
+    | StoreMove
+    | ChooseBotMove
+)
+
+FOLLOW_UPS = (LoadRoom, HandOverHost, AbandonTable, CreateSet, CreateDeal, StoreMove, ChooseBotMove)

@@ -1,0 +1,278 @@
+"""What each viewer is sent: the server's messages, typed, and the one place that shapes them.
+
+Every frame a table sends is built here from the table's state and serialised here (docs/
+PROTOCOL.md lists the same shapes). Two optimisations live here and nowhere else:
+
+* an event every viewer sees alike (most of them: ``played``, ``passed`` ...) is shaped and
+  serialised once for all viewers; the others once per distinct shape;
+* the new position is computed with one ``engine.views`` call per move for all viewers, and each
+  distinct viewer (four or five seats, the spectators) is served once however many sockets share
+  it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict
+
+import orjson
+
+import engine
+from app.rooms.store import RoomInfo
+
+MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
+
+ByeReason = Literal["draining", "table_moved", "room_closed", "replaced"]
+# The close codes that follow a ``bye`` that means "do not reconnect" (docs/PROTOCOL.md); the
+# reconnect codes (1012, 1013) are in app/rooms/connection.py.
+CLOSE_ROOM_CLOSED = 4000
+CLOSE_REPLACED = 4001
+
+
+class ClockInfo(TypedDict):
+    seat: int
+    deadline: int  # ms since the epoch
+    remaining_ms: int
+
+
+class Welcome(TypedDict):
+    type: Literal["welcome"]
+    role: Literal["seat", "spectator"]
+    seat: int | None
+    player_id: str | None
+    room: dict[str, Any]
+    server_time: int
+
+
+class Snapshot(TypedDict):
+    type: Literal["snapshot"]
+    set: int
+    seq: int
+    view: dict[str, Any]
+    clock: ClockInfo | None
+    server_time: int
+
+
+class EventFrame(TypedDict):
+    type: Literal["event"]
+    set: int
+    seq: int
+    event: dict[str, Any]
+    clock: ClockInfo | None
+    server_time: int
+
+
+class Ack(TypedDict):
+    type: Literal["ack"]
+    move_id: str
+    set: int
+    seq: int
+
+
+class SeatPresence(TypedDict):
+    seat: int
+    connected: bool
+    bot: str | None
+
+
+class Presence(TypedDict):
+    type: Literal["presence"]
+    seats: list[SeatPresence]
+    spectators: int
+
+
+class RoomFrame(TypedDict):
+    type: Literal["room"]
+    room: dict[str, Any]
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    move_id: NotRequired[str]
+
+
+class Bye(TypedDict):
+    type: Literal["bye"]
+    reason: ByeReason
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    t: int | float | str | None
+
+
+ServerMessage = (
+    Welcome | Snapshot | EventFrame | Ack | Presence | RoomFrame | ErrorFrame | Bye | Pong
+)
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    # orjson: compact UTF-8 JSON, several times faster than the standard library's encoder, and
+    # every frame a table sends goes through here.
+    return orjson.dumps(message).decode()
+
+
+def ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+# --- single frames --------------------------------------------------------------------------
+
+
+def error_message(code: str, message: str, move_id: str | None = None) -> ErrorFrame:
+    msg: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if move_id is not None:
+        msg["move_id"] = move_id
+    return msg
+
+
+def error(code: str, message: str, move_id: str | None = None) -> str:
+    return dumps(error_message(code, message, move_id))
+
+
+def bye(reason: ByeReason) -> str:
+    return dumps(Bye(type="bye", reason=reason))
+
+
+def pong(t: int | float | str | None) -> str:
+    return dumps(Pong(type="pong", t=t))
+
+
+def ack(move_id: str, set_number: int, seq: int) -> str:
+    return dumps(Ack(type="ack", move_id=move_id, set=set_number, seq=seq))
+
+
+def room(info: RoomInfo, spectators: int) -> str:
+    return dumps(RoomFrame(type="room", room=info.public(spectators)))
+
+
+def welcome(
+    info: RoomInfo, seat: int | None, player_id: str | None, spectators: int, now: float
+) -> str:
+    return dumps(
+        Welcome(
+            type="welcome",
+            role="spectator" if seat is None else "seat",
+            seat=seat,
+            player_id=player_id,
+            room=info.public(spectators),
+            server_time=ms(now),
+        )
+    )
+
+
+def presence(info: RoomInfo, connected: set[int], spectators: int) -> str:
+    seats = [
+        SeatPresence(seat=s.seat, connected=s.seat in connected, bot=s.bot) for s in info.seats
+    ]
+    return dumps(Presence(type="presence", seats=seats, spectators=spectators))
+
+
+def clock_info(state: engine.MatchState, deadline: float | None, now: float) -> ClockInfo | None:
+    if deadline is None or state.turn is None:
+        return None
+    remaining = max(0, round((deadline - now) * 1000))
+    return ClockInfo(seat=state.turn, deadline=ms(deadline), remaining_ms=remaining)
+
+
+# --- a table's history and position, per viewer ---------------------------------------------
+
+
+class History:
+    """What a table has to say about its current set: its events (seq = index + 1) and position.
+
+    ``events`` are the engine's compact events, turned into dicts only when a frame is made (a
+    long set holds hundreds of them per table)."""
+
+    def __init__(
+        self,
+        *,
+        state: engine.MatchState,
+        set_number: int,
+        events: Sequence[engine.Event],
+        auto_seqs: set[int],
+        clock: ClockInfo | None,
+        now: float,
+    ) -> None:
+        self.state = state
+        self.set_number = set_number
+        self.events = events
+        self.auto_seqs = auto_seqs
+        self.clock = clock
+        self.server_time = ms(now)
+
+    def event_message(self, seq: int, viewer: int | None) -> EventFrame | None:
+        shown = engine.event_view(self.events[seq - 1], viewer)
+        if shown is None:
+            return None
+        if shown.get("kind") in MOVE_EVENTS:
+            shown = {**shown, "auto": seq in self.auto_seqs}
+        return EventFrame(
+            type="event",
+            set=self.set_number,
+            seq=seq,
+            event=shown,
+            clock=self.clock,
+            server_time=self.server_time,
+        )
+
+    def event(self, seq: int, viewer: int | None) -> str | None:
+        message = self.event_message(seq, viewer)
+        return None if message is None else dumps(message)
+
+    def snapshot(self, viewer: int | None, view: dict[str, Any] | None = None) -> str:
+        return dumps(
+            Snapshot(
+                type="snapshot",
+                set=self.set_number,
+                seq=len(self.events),
+                view=engine.view(self.state, viewer) if view is None else view,
+                clock=self.clock,
+                server_time=self.server_time,
+            )
+        )
+
+    def catch_up(self, viewer: int | None, after: int) -> list[str]:
+        """The events after seq ``after`` that ``viewer`` may see, then its snapshot."""
+        frames = [self.event(seq, viewer) for seq in range(after + 1, len(self.events) + 1)]
+        return [f for f in frames if f is not None] + [self.snapshot(viewer)]
+
+    def fan_out(self, first: int, viewers: Iterable[int | None]) -> dict[int | None, list[str]]:
+        """events[first:] and then the new view, for each distinct viewer."""
+        distinct = list(dict.fromkeys(viewers))
+        shared: dict[int, str] = {}
+        per_viewer: dict[int, list[tuple[EventFrame, str]]] = {}
+        for seq in range(first + 1, len(self.events) + 1):
+            if self.events[seq - 1].kind in engine.PUBLIC_EVENTS:
+                message = self.event_message(seq, None)
+                assert message is not None  # public: everyone sees it
+                shared[seq] = dumps(message)
+            else:
+                per_viewer[seq] = []
+        views = engine.views(self.state, distinct)
+        out: dict[int | None, list[str]] = {}
+        for viewer in distinct:
+            frames = []
+            for seq in range(first + 1, len(self.events) + 1):
+                frame = shared.get(seq)
+                if frame is None:
+                    message = self.event_message(seq, viewer)
+                    if message is None:
+                        continue
+                    frame = _serialise_once(per_viewer[seq], message)
+                frames.append(frame)
+            frames.append(self.snapshot(viewer, views[viewer]))
+            out[viewer] = frames
+        return out
+
+
+def _serialise_once(done: list[tuple[EventFrame, str]], message: EventFrame) -> str:
+    """The frame for ``message``, reusing one already made for an equal message."""
+    for other, frame in done:
+        if other == message:
+            return frame
+    frame = dumps(message)
+    done.append((message, frame))
+    return frame

@@ -1,0 +1,78 @@
+"""Where a table runs: the seam between this node's tables (manager.py) and the cluster.
+
+The manager depends on ``Placement`` only; app/rooms/cluster.py implements it with Redis leases
+and relays, and needs from the manager only ``LocalTables``. Neither module imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from app.rooms.connection import Connection
+from app.rooms.effects import ClientCommand
+from app.rooms.state import TableConfig
+from app.rooms.table import Table
+from app.ws.messages import Resume
+
+
+class Relay(Protocol):
+    """A table owned by another node, as this node's sockets see it."""
+
+    @property
+    def owner(self) -> str: ...
+
+    @property
+    def spectators(self) -> int: ...
+
+    async def join(self, conn: Connection, resume: Resume | None) -> None: ...
+
+    def message(self, conn: Connection, message: ClientCommand) -> None: ...
+
+    def gone(self, conn: Connection) -> None: ...
+
+    async def room_changed(self, *, started: bool = False) -> None: ...
+
+    async def room_closed(self) -> None: ...
+
+
+class Placement(Protocol):
+    """Which node owns which table (one owner each), and a relay to the owner."""
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def claim(self, room_id: str) -> str | None:
+        """Take the table if nobody has it: None when this node owns it now, else the owner."""
+        ...
+
+    def relay(self, room_id: str, owner: str) -> Relay: ...
+
+    async def find_relay(self, room_id: str) -> Relay | None:
+        """A relay to the table's owner when another node runs it, else None."""
+        ...
+
+    async def unowned(self, room_ids: list[str]) -> list[str]:
+        """Those of the rooms that no node runs."""
+        ...
+
+    def took_over(self, room_id: str) -> None: ...
+
+    async def hand_over(self, room_id: str) -> None: ...
+
+    def spectators(self, room_id: str) -> int: ...
+
+
+class LocalTables(Protocol):
+    """What the cluster needs from this node's tables."""
+
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+
+    @property
+    def config(self) -> TableConfig: ...
+
+    async def drop(self, room_id: str, *, lost: bool) -> None: ...
+
+    async def restore_all(self) -> int: ...

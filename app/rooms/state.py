@@ -1,0 +1,143 @@
+"""A live table's state as the core (app/rooms/core.py) keeps it, and how it is rebuilt from
+the stored moves after a restart."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import engine
+from app.rooms import frames
+from app.rooms.effects import Token
+from app.rooms.settings import DEFAULT_BOT, rule_settings
+from app.rooms.store import RoomInfo, StoredSet
+
+BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    deal_pause: float = 5.0
+    bot_min_delay: float = 0.6
+    bot_max_delay: float = 1.6
+    send_queue: int = 256
+    host_away: float = 30.0  # GAPLE_HOST_AWAY_SECONDS
+    abandoned_after: float = 120.0  # GAPLE_ABANDONED_TABLE_SECONDS
+
+
+class TableError(Exception):
+    """A refused request; ``code`` is one of the protocol's stable error codes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Viewer:
+    """One socket as the core sees it."""
+
+    player_id: str | None
+    seat: int | None
+
+
+@dataclass(slots=True)
+class TableState:
+    room: RoomInfo
+    config: TableConfig = field(default_factory=TableConfig)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))
+    game: engine.MatchState = field(init=False)
+    set_number: int = 0
+    set_id: int | None = None
+    deal_id: int | None = None
+    move_seq: int = 0  # placements stored in the current deal
+    events: list[engine.Event] = field(default_factory=list)  # this set's; seq = index + 1
+    auto_seqs: set[int] = field(default_factory=set)
+    acks: dict[tuple[int, str], int] = field(default_factory=dict)
+    viewers: dict[int, Viewer] = field(default_factory=dict)  # by connection id
+    deadline: float | None = None
+    turn_started: float | None = None
+    timeouts: dict[int, int] = field(default_factory=dict)  # the clock's moves in a row, by seat
+    humans_online: int = -1  # as last told to the lifecycle (-1: not yet)
+    host_away_since: float | None = None
+    unattended_since: float | None = None
+
+    def __post_init__(self) -> None:
+        self.game = engine.new_match(rules_of(self.room))
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for v in self.viewers.values() if v.seat is None)
+
+    @property
+    def humans(self) -> set[int]:
+        """The seats whose human is connected."""
+        return {v.seat for v in self.viewers.values() if v.seat is not None}
+
+    @property
+    def final(self) -> bool:
+        return self.room.status in ("closed", "abandoned")
+
+    @property
+    def token(self) -> Token:
+        return (self.set_number, self.game.deal_number, self.move_seq)
+
+    def bot_of(self, seat: int) -> str | None:
+        for s in self.room.seats:
+            if s.seat == seat:
+                return s.bot
+        return None
+
+    def history(self, now: float) -> frames.History:
+        return frames.History(
+            state=self.game,
+            set_number=self.set_number,
+            events=self.events,
+            auto_seqs=self.auto_seqs,
+            clock=frames.clock_info(self.game, self.deadline, now),
+            now=now,
+        )
+
+
+def rules_of(room: RoomInfo) -> engine.RuleSet:
+    return engine.rules_from_settings(rule_settings(room.settings))
+
+
+def utc(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, UTC)
+
+
+# --- rebuilding after a restart ------------------------------------------------------------
+
+
+def rebuild(state: TableState, stored: StoredSet) -> TableState:
+    """The table as the stored seeds and moves make it (after a restart, or on another node)."""
+    rules = engine.RuleSet.from_dict(stored.rules)
+    deals = [
+        (deal.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
+        for deal in stored.deals
+    ]
+    game, events = engine.replay_match(rules, deals)
+    state.game = game
+    state.set_number = stored.number
+    state.set_id = stored.id
+    state.events = list(events)
+    moves = [m for deal in stored.deals for m in deal.moves]
+    played = [i + 1 for i, ev in enumerate(events) if ev.kind in frames.MOVE_EVENTS]
+    for seq, move in zip(played, moves, strict=True):
+        if move.auto:
+            state.auto_seqs.add(seq)
+        if move.client_move_id is not None:
+            state.acks[(move.seat, move.client_move_id)] = seq
+    last = stored.deals[-1] if stored.deals else None
+    if last is not None:
+        state.deal_id = last.id
+        state.move_seq = len(last.moves)
+        latest = last.moves[-1].created_at if last.moves else last.started_at
+        state.turn_started = latest.timestamp()
+    return state

@@ -1,0 +1,200 @@
+"""The table core without asyncio: commands in, effects out, no event loop, no store, no clock.
+
+The store's answers (the ids of a new set and deal, "the move is stored") are fed back as the
+follow-up commands the shell would hand back; everything else is the real core and engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import engine
+from app.rooms.core import handle
+from app.rooms.effects import (
+    Arm,
+    BotMoved,
+    ChooseBotMove,
+    Command,
+    CreateDeal,
+    CreateSet,
+    DealCreated,
+    Effect,
+    Join,
+    LoadRoom,
+    Message,
+    MoveStored,
+    RoomChanged,
+    RoomLoaded,
+    Send,
+    SetCreated,
+    StoreMove,
+    TurnDue,
+)
+from app.rooms.state import TableConfig, TableState
+from app.rooms.store import RoomInfo, SeatInfo
+from app.ws.messages import Play
+
+T0 = 1_800_000_000.0
+SETTINGS = {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15}
+
+
+def room(status: str = "open", bots: tuple[int, ...] = ()) -> RoomInfo:
+    seats = tuple(
+        SeatInfo(s, None, None, "heuristic") if s in bots else SeatInfo(s, f"p{s}", f"P{s}", None)
+        for s in range(4)
+    )
+    return RoomInfo("r1", "ABCDEF", "p0", status, dict(SETTINGS), seats)
+
+
+def run(state: TableState, command: Command, now: float) -> list[Effect]:
+    """Handle a command and every follow-up the way the shell would, answering the store's calls
+    with fixed ids; returns all the effects in order. Stops at a bot's move (the shell would run
+    the bot) and at a stored move only when ``store`` is off."""
+    out: list[Effect] = []
+    next_command: Command | None = command
+    while next_command is not None:
+        _, effects = handle(state, next_command, now)
+        out += effects
+        next_command = None
+        last = effects[-1] if effects else None
+        if isinstance(last, LoadRoom):
+            next_command = RoomLoaded(replace(state.room, status="playing"), last.purpose)
+        elif isinstance(last, CreateSet):
+            next_command = SetCreated(1, 10)
+        elif isinstance(last, CreateDeal):
+            next_command = DealCreated(100 + last.number, last.game, last.events)
+        elif isinstance(last, StoreMove):
+            next_command = MoveStored(last.move)
+    return out
+
+
+def started(bots: tuple[int, ...] = ()) -> TableState:
+    state = TableState(room(bots=bots), TableConfig(), random.Random(5), lambda: 12345)
+    for seat in range(4):
+        if seat not in bots:
+            handle(state, Join(seat, f"p{seat}"), T0)
+    handle(state, Join(9, None), T0)  # a spectator
+    run(state, RoomChanged(started=True), T0)
+    assert state.game.phase == "playing" and state.deadline == T0 + 15
+    return state
+
+
+def play(state: TableState, move_id: str, seat: int | None = None) -> Message:
+    seat = state.game.turn if seat is None else seat
+    assert seat is not None
+    option = engine.view(state.game, seat)["legal"][0]
+    message = Play(type="play", move_id=move_id, tile=option["tile"], end=option["end"])
+    return Message(seat, message)  # the seat's socket is the connection with id == seat
+
+
+def sent_to(effects: list[Effect], conn: int) -> list[dict[str, Any]]:
+    return [
+        json.loads(f) for e in effects if isinstance(e, Send) and conn in e.to for f in e.frames
+    ]
+
+
+def stored(effects: list[Effect]) -> list[StoreMove]:
+    return [e for e in effects if isinstance(e, StoreMove)]
+
+
+def test_the_core_needs_no_event_loop() -> None:
+    with pytest.raises(RuntimeError):
+        asyncio.get_running_loop()
+    state = started()
+    assert sent_to([], 0) == []
+    assert state.events and state.events[0].kind == "deal_started"
+
+
+def test_a_late_move_after_the_clock_ran_out_is_refused() -> None:
+    state = started()
+    mover = state.game.turn
+    late = play(state, "late")
+    timeout = run(state, TurnDue(state.token, bot=False), T0 + 15)
+    assert [s.record.auto for s in stored(timeout)] == [True]
+    assert state.game.turn != mover and state.move_seq == 1
+
+    refused = run(state, late, T0 + 15.1)
+    assert stored(refused) == []
+    assert [f["code"] for f in sent_to(refused, mover)] == ["not_your_turn"]
+    assert state.move_seq == 1
+
+
+def test_the_clock_for_a_turn_already_played_does_nothing() -> None:
+    state = started()
+    token = state.token
+    moved = run(state, play(state, "early"), T0 + 14.9)
+    assert [s.record.client_move_id for s in stored(moved)] == ["early"]
+    assert run(state, TurnDue(token, bot=False), T0 + 15) == []
+    assert state.move_seq == 1
+
+
+def test_nothing_changes_until_the_move_is_stored() -> None:
+    state = started()
+    before, events = state.game, list(state.events)
+    _, effects = handle(state, play(state, "m1"), T0 + 1)
+    assert [type(e) for e in effects] == [StoreMove]
+    assert state.game == before and state.events == events and state.acks == {}
+
+
+def test_the_ack_goes_out_before_the_moves_events_and_snapshot() -> None:
+    state = started()
+    mover = state.game.turn
+    assert mover is not None
+    frames = sent_to(run(state, play(state, "m1"), T0 + 1), mover)
+    kinds = [f["type"] for f in frames]
+    assert kinds[0] == "ack" and kinds[-1] == "snapshot" and set(kinds[1:-1]) == {"event"}
+    assert frames[0]["seq"] == frames[1]["seq"] and frames[1]["event"]["kind"] == "played"
+
+
+def test_a_resent_move_id_is_acknowledged_again_and_applied_once() -> None:
+    state = started()
+    message = play(state, "same")
+    first = run(state, message, T0 + 1)
+    again = run(state, message, T0 + 2)
+    assert len(stored(first)) == 1 and stored(again) == []
+    ack = [f for f in sent_to(first, message.conn) if f["type"] == "ack"]
+    assert sent_to(again, message.conn) == ack
+    assert state.move_seq == 1
+
+
+def test_a_seat_handed_to_a_bot_is_played_by_it() -> None:
+    state = started()
+    seat = state.game.turn
+    assert seat is not None
+    gone_to_bot = room("playing", bots=(seat,))
+    effects = run(state, RoomLoaded(gone_to_bot, "changed"), T0 + 1)
+    welcome = [f for f in sent_to(effects, seat) if f["type"] == "welcome"]
+    assert welcome[-1]["role"] == "spectator"
+    arm = [e for e in effects if isinstance(e, Arm)][-1]
+    assert [c for _, c in arm.timers] == [TurnDue(state.token, False), TurnDue(state.token, True)]
+
+    chose = run(state, TurnDue(state.token, bot=True), T0 + 2)
+    assert [type(e) for e in chose] == [ChooseBotMove]
+    bot = chose[0]
+    assert isinstance(bot, ChooseBotMove) and bot.view["hand"] is not None
+    move = engine.BOTS[bot.kind].choose(bot.view, state.rng)
+    assert len(stored(run(state, BotMoved(bot.token, bot.seat, move), T0 + 3))) == 1
+
+
+def test_a_bot_move_for_a_seat_taken_back_meanwhile_is_dropped() -> None:
+    state = started(bots=(0, 1, 2, 3))
+    chose = run(state, TurnDue(state.token, bot=True), T0 + 1)
+    bot = chose[0]
+    assert isinstance(bot, ChooseBotMove)
+    back = room("playing", bots=tuple(s for s in range(4) if s != bot.seat))
+    handle(state, Join(bot.seat, f"p{bot.seat}"), T0 + 1)
+    effects = run(state, RoomLoaded(back, "changed"), T0 + 1)
+    frames = sent_to(effects, bot.seat)
+    assert frames[-1]["type"] == "presence"
+    snapshot = [f for f in frames if f["type"] == "snapshot"][-1]
+    assert snapshot["view"]["hand"] == engine.view(state.game, bot.seat)["hand"]
+
+    move = engine.BOTS[bot.kind].choose(bot.view, state.rng)
+    assert run(state, BotMoved(bot.token, bot.seat, move), T0 + 2) == []
+    assert state.move_seq == 0
