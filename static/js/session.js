@@ -101,6 +101,7 @@ async function refreshRoom() {
     if (state.room !== room) return;
     // The socket's welcome/room messages are newer than this answer if they came first.
     if (!room.welcomed || isOver(info)) room.info = room.info ? mergeInfo(room.info, info) : info;
+    else room.info = withLeftBy(room.info, info);
     if (info.closedReason) room.closedReason = info.closedReason;
     if (isOver(info)) halt('room_closed');
     changed();
@@ -121,8 +122,14 @@ const isOver = (info) => Boolean(info && (info.status === 'closed' || info.statu
 /** The room is over (closed or abandoned): no more socket, the page says so. */
 function halt(reason) {
   haltReason = reason;
-  if (state.room) state.room.halted = reason;
+  const room = state.room;
+  if (room) room.halted = reason;
   if (socket) socket.stop();
+  // A `room` frame or `bye` says closed but not why: the REST room does (closed_reason), once.
+  if (room && reason === 'room_closed' && !room.closedReason && !room.reasonAsked) {
+    room.reasonAsked = true;
+    refreshRoom();
+  }
 }
 
 /**
@@ -176,6 +183,7 @@ function onMessage(msg) {
       room.welcomed = true;
       socket.markWelcomed();
       runIntent();
+      refreshSoon();
       break;
     case 'snapshot':
       room.game = applySnapshot(room.game, msg, now);
@@ -197,6 +205,7 @@ function onMessage(msg) {
       break;
     case 'room':
       if (msg.room) room.info = mergeInfo(room.info, api.normRoom(msg.room));
+      refreshSoon();
       if (room.info && room.info.closedReason) room.closedReason = room.info.closedReason;
       if (isOver(room.info)) halt('room_closed');
       break;
@@ -206,10 +215,8 @@ function onMessage(msg) {
       // Other reasons (a node draining, the table moving) reconnect as usual.
       if (msg.reason === 'replaced') haltReason = 'replaced';
       if (msg.reason === 'room_closed') {
-        haltReason = 'room_closed';
-        room.halted = 'room_closed';
         if (room.info && !isOver(room.info)) room.info = { ...room.info, status: 'closed' };
-        refreshRoom(); // for the reason (host closed, idle, …)
+        halt('room_closed'); // and asks the REST room why (host closed, idle, …)
       }
       break;
     default:
@@ -223,7 +230,31 @@ function mergeInfo(old, next) {
   const merged = { ...old };
   // A frame may leave a field out (null): the older answer's value stands.
   for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
-  return merged;
+  return withLeftBy(merged, old);
+}
+
+/**
+ * Who left each bot's seat (`left_by`) is in the REST room, not in the socket's room object: keep
+ * it on a seat while the same bot sits there.
+ */
+function withLeftBy(info, from) {
+  if (!from || !Array.isArray(from.seats)) return info;
+  const seats = info.seats.map((seat) => {
+    const other = from.seats.find((x) => x.seat === seat.seat);
+    if (seat.left_by || !seat.bot || !other || other.bot !== seat.bot) return seat;
+    return { ...seat, left_by: other.left_by };
+  });
+  return { ...info, seats };
+}
+
+let refreshTimer = null;
+
+/** After a seat change at a running table, ask the REST room who may take which bot's seat. */
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => {
+    if (state.room && state.room.info && state.room.info.status === 'playing') refreshRoom();
+  }, 250);
 }
 
 function onEvent(room, msg, now) {

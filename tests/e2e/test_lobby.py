@@ -127,7 +127,7 @@ def test_language_switch_and_game_terms(open_page, lobby_api):
         "join": "Masuk dengan kode",
         "submit": "Buat meja",
     }
-    modes = page.page.locator(".seg-title").all_inner_texts()
+    modes = page.by("create-form").locator(".seg-title").all_inner_texts()
     assert modes == ["Tunggal", "Ganda"]
 
     page.by("lang-toggle").click()
@@ -136,7 +136,7 @@ def test_language_switch_and_game_terms(open_page, lobby_api):
     assert page.page.locator("#create-title").inner_text() == "Create a table"
     assert page.page.locator("#tables-title").inner_text() == "Public tables"
     assert page.by("create-submit").inner_text() == "Create table"
-    assert page.page.locator(".seg-title").all_inner_texts() == ["Tunggal", "Ganda"]
+    assert page.by("create-form").locator(".seg-title").all_inner_texts() == ["Tunggal", "Ganda"]
     # Remembered across a reload, then switched back.
     page.page.reload()
     page.by("lobby").wait_for()

@@ -123,6 +123,8 @@ function wayOut(act, prefix, { watch = null } = {}) {
     }, t('nav.back_lobby')));
 }
 
+// The dead-end pages carry no data-screen: without regions to patch, patchRegions would keep the
+// old page whole, and the reason (which arrives a moment after the status) would never show.
 function closedView(state, act) {
   const room = state.room;
   const info = room.info;
@@ -133,7 +135,6 @@ function closedView(state, act) {
     'data-testid': 'room-closed',
     'data-status': abandoned ? 'abandoned' : 'closed',
     'data-reason': reason,
-    'data-screen': `closed:${lang()}:${room.code}`,
     'aria-labelledby': 'closed-title',
   },
   h('div', { class: 'card dead-end-card' },
@@ -151,7 +152,6 @@ function fullView(state, act) {
   return h('section', {
     class: 'room-screen narrow',
     'data-testid': 'room-full',
-    'data-screen': `full:${lang()}:${room.code}`,
     'aria-labelledby': 'full-title',
   },
   h('div', { class: 'card dead-end-card' },
