@@ -53,6 +53,7 @@ const id = {
   'status.abandoned': 'Berhenti',
   'tables.more': 'Meja lainnya',
   'tables.take_bot': 'Ganti bot',
+  'tables.quick': 'Main cepat',
 
   'join.title': 'Masuk dengan kode',
   'join.label': 'Kode meja',
@@ -319,6 +320,7 @@ const en = {
   'status.abandoned': 'Stopped',
   'tables.more': 'More tables',
   'tables.take_bot': 'Replace a bot',
+  'tables.quick': 'Quick play',
 
   'join.title': 'Join with a code',
   'join.label': 'Table code',

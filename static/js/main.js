@@ -109,14 +109,14 @@ async function loadPresets() {
  * Play now: a seat at a public table that starts soon (bots fill it after a short wait). The
  * lobby's choice, or from a dead end (closed or full room) the quick-play default.
  */
-async function quickPlay() {
+async function quickPlay(given = null) {
   if (state.lobby.quickBusy) return;
   if (!(await saveName())) {
     if (state.route.name !== 'lobby') navigate('/');
     return;
   }
   const choices = quickplayChoices();
-  const choice = state.drafts.quick || (choices && choices.default);
+  const choice = given || state.drafts.quick || (choices && choices.default);
   if (!choice) {
     toast(t('presets.error'), 'error');
     return;

@@ -126,3 +126,18 @@ export function quickplayChoices(cat = catalogue) {
 export function defaultBot(cat = catalogue) {
   return (cat && cat.bots && cat.bots.default) || null;
 }
+
+/**
+ * Play now from a room that is over or full: the same kind of game (preset, mode, clock) when
+ * quick play offers it, else quick play's default.
+ */
+export function quickplayLike(settings, cat = catalogue) {
+  const quick = quickplayChoices(cat);
+  if (!quick) return null;
+  const pick = (key, list) => (settings && list.includes(settings[key]) ? settings[key] : quick.default[key]);
+  return {
+    preset: pick('preset', quick.presets),
+    mode: pick('mode', quick.modes),
+    turn_seconds: pick('turn_seconds', quick.turn_seconds),
+  };
+}

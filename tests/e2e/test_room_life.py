@@ -211,6 +211,10 @@ def test_the_closed_room_page(open_page, lobby_api):
     guest.by("room-closed").wait_for()
     guest.by("closed-quickplay").click()
     guest.page.wait_for_url(lambda url: CODE_IN_URL.search(url) is not None and code not in url)
+    # The same kind of game as the closed room (Ganda, 30 s), at a table that starts soon.
+    again = lobby_api.room(_code(guest))
+    assert (again["settings"]["mode"], again["settings"]["turn_seconds"]) == ("ganda", 30)
+    assert again["quickplay"] is True
     guest.page.locator('[data-testid="room-screen"], [data-testid="table"]').first.wait_for()
     assert guest.page.evaluate("() => window.__gaple.sockets.length") >= sockets
 

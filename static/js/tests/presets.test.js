@@ -87,3 +87,14 @@ test('quick play offers the server\'s choices and default', () => {
   assert.ok(quick.modes.includes(quick.default.mode));
   assert.ok(quick.turn_seconds.includes(quick.default.turn_seconds));
 });
+
+test('play now from a closed room keeps its kind of game when quick play offers it', () => {
+  const quick = presets.quickplayChoices();
+  const mode = quick.modes[quick.modes.length - 1];
+  const clock = quick.turn_seconds[quick.turn_seconds.length - 1];
+  assert.deepEqual(presets.quickplayLike({ preset: quick.presets[0], mode, turn_seconds: clock }),
+    { preset: quick.presets[0], mode, turn_seconds: clock });
+  // A setting quick play does not offer falls back to its default.
+  assert.deepEqual(presets.quickplayLike({ preset: 'nope', mode: 'nope', turn_seconds: -1 }), quick.default);
+  assert.deepEqual(presets.quickplayLike(null), quick.default);
+});

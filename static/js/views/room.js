@@ -8,7 +8,7 @@ import {
   choiceSelect, visibilityFields, hasKlasikOptions, knownFields,
 } from './lobby.js';
 import { icon } from '../icons.js';
-import { choicesOf } from '../presets.js';
+import { choicesOf, quickplayLike } from '../presets.js';
 
 export function roomView(state, act) {
   const room = state.room;
@@ -104,15 +104,18 @@ export function isClosed(room) {
 }
 
 /** Where a player goes from a dead end: the lobby, or straight to a table that starts soon. */
-function wayOut(act, prefix, { watch = null } = {}) {
+function wayOut(act, prefix, { watch = null, settings = null } = {}) {
+  const choice = quickplayLike(settings);
   return h('div', { class: 'way-out' },
     h('button', {
       type: 'button',
-      class: 'btn btn-gold btn-large',
+      class: 'btn btn-gold btn-large btn-stack',
       'data-testid': `${prefix}-quickplay`,
       'data-focus': `${prefix}-quickplay`,
-      onClick: () => act.quickPlay(),
-    }, t('quick.submit')),
+      onClick: () => act.quickPlay(choice),
+    }, h('span', {}, t('quick.submit')),
+    choice ? h('span', { class: 'btn-huge-sub' },
+      [t(`create.preset.${choice.preset}`), modeLabel(choice.mode), t('seconds', { n: choice.turn_seconds })].join(' · ')) : null),
     watch,
     h('a', {
       class: 'btn',
@@ -143,7 +146,7 @@ function closedView(state, act) {
     h('p', { class: 'muted', 'data-testid': 'room-closed-reason' },
       has(`closed.reason.${reason}`) ? t(`closed.reason.${reason}`) : t('closed.reason.closed')),
     h('p', { class: 'muted small' }, t('room.code'), ' ', h('strong', {}, info.code || room.code)),
-    wayOut(act, 'closed')));
+    wayOut(act, 'closed', { settings: info.settings })));
 }
 
 function fullView(state, act) {
@@ -163,6 +166,7 @@ function fullView(state, act) {
       t('seconds', { n: info.settings.turn_seconds }), ' · ', lengthLabel(info.settings)),
     info.hostName ? h('p', { class: 'muted small' }, t('room.host_is', { name: info.hostName })) : null,
     wayOut(act, 'full', {
+      settings: info.settings,
       watch: h('button', {
         type: 'button',
         class: 'btn',
@@ -178,7 +182,7 @@ function waitingNote(info, mySeat, act) {
   return h('div', { class: 'waiting-block' },
     h('p', { class: 'waiting-note', role: 'status', 'data-testid': 'waiting-note' },
       info.quickplay ? t('room.quick_waiting') : t('room.waiting_host')),
-    mySeat ? null : wayOut(act, 'waiting'));
+    mySeat ? null : wayOut(act, 'waiting', { settings: info.settings }));
 }
 
 function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
