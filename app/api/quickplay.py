@@ -36,6 +36,8 @@ async def quick_play(
     await session.commit()
     for room_id in seated.left:
         await live.seats_changed(room_id)
+    for room_id in seated.closed:
+        await live.room_closed(room_id, "no_host")
     await live.seats_changed(seated.room.id)
     if seated.started:
         await live.room_started(seated.room.id)

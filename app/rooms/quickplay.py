@@ -51,6 +51,7 @@ class Seated:
     seat: int
     started: bool  # every seat holds a human: the set started at once
     left: tuple[str, ...]  # other waiting quick-play rooms the player left (ids)
+    closed: tuple[str, ...] = ()  # of those, the ones left with nobody (closed: no_host)
 
 
 async def serialise(session: AsyncSession, key: str) -> None:
@@ -102,16 +103,17 @@ async def seat_player(
     """Seat the player (flushes, never commits). A player already waiting at a table of this
     choice keeps that seat; waiting at another quick-play table, they leave it first."""
     await serialise(session, choice.key)
-    left = []
+    left: list[str] = []
+    closed: list[str] = []
     for room in await _my_waiting_rooms(session, player_id):
         mine = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
         seat = next(s.seat for s in mine if s.player_id == player_id)
         if _same_choice(room, choice):
-            return Seated(room=room, seat=seat, started=False, left=())
+            return Seated(room, seat, False, left=tuple(left), closed=tuple(closed))
         await rooms.vacate_seat(session, room_id=room.id, seat=seat)
         if room.host_id == player_id:
             await lifecycle.hand_over_host(session, room_id=room.id)
-        left.append(room.id)
+        (closed if room.status == "closed" else left).append(room.id)
     found = await _table_with_a_seat(session, choice)
     room = found or await _new_table(session, player_id=player_id, choice=choice, new_code=new_code)
     taken = {s.seat for s in await rooms.get_seats(session, room_id=room.id)}
@@ -121,7 +123,7 @@ async def seat_player(
     started = len(taken) + 1 == seat_count(room.settings)
     if started:  # every seat a human's: no reason to wait
         await lifecycle.start_set(session, room_id=room.id, by=None)
-    return Seated(room=room, seat=seat, started=started, left=tuple(left))
+    return Seated(room, seat, started, left=tuple(left), closed=tuple(closed))
 
 
 def _same_choice(room: Room, choice: Choice) -> bool:

@@ -71,6 +71,12 @@ async def test_seats_at_a_waiting_table_or_opens_one(
     left = (await api.get(f"/api/rooms/{room['code']}")).json()
     assert [s["player_id"] for s in left["seats"]] == [None, budi.player_id, dewi.player_id, None]
     assert left["host"]["player_id"] == budi.player_id
+    # Cici, alone at her table, changes her mind too: it closes, nobody left to host it.
+    app.state.live.calls.clear()
+    await _quick(api, cici, turn_seconds=30)
+    gone = (await api.get(f"/api/rooms/{other['room']['code']}")).json()
+    assert (gone["status"], gone["closed_reason"]) == ("closed", "no_host")
+    assert ("room_closed", gone["id"]) in app.state.live.calls
     # Quick-play tables keep their settings.
     patch = await api.patch(
         f"/api/rooms/{room['code']}/settings", json={"turn_seconds": 30}, headers=budi.headers
