@@ -59,10 +59,6 @@ class Settings(BaseSettings):
     bot_min_delay: float = Field(default=0.6, ge=0)
     bot_max_delay: float = Field(default=1.6, ge=0)
 
-    # A room's life at the table (app/rooms/lifecycle.py makes the changes)
-    host_away_seconds: float = Field(default=30.0, gt=0)
-    abandoned_table_seconds: float = Field(default=120.0, gt=0)
-
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: Any) -> Any:

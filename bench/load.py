@@ -17,7 +17,8 @@ It talks to the server only as a client would (docs/API.md, docs/PROTOCOL.md):
    0`` is a flood (play as soon as the snapshot arrives); ``--think 2`` waits a random human pause
    first (exponential, mean 2 s, capped; ``--think-dist uniform`` for U(0, 2*mean)). ``--afk P``
    makes a seat skip a turn with probability P so the turn clock auto-plays it (to measure how late
-   auto-plays land). When a set ends the host (seat 0) sends ``next_set``.
+   auto-plays land). When a set ends the host (seat 0) starts the next one
+   (``POST /api/rooms/{code}/start``, the one way to start a set).
 3. measure, between ``warmup`` and ``warmup + duration`` after the start: moves/s (each move is
    counted once, by the socket of the seat that made it), the move round trip (``play`` sent ->
    this seat's ``played`` event, and -> the ``ack``) p50/p99/max, error frames by code,
@@ -655,6 +656,14 @@ class SeatClient:
 
     # --- socket ---------------------------------------------------------------------------------
 
+    async def _start_next_set(self) -> None:
+        base = "http" + self.table.ws_bases[self.table.rest_node][len("ws") :]
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+                await _post(http, f"/api/rooms/{self.table.code}/start", self.token)
+        except Exception as exc:  # counted like any refused message; the bench goes on
+            self.run.errors_total[type(exc).__name__] += 1
+
     async def connect(self) -> None:
         self.ws = await ws_connect(
             self.table.ws_url(self.seat),
@@ -804,7 +813,9 @@ class SeatClient:
             if self.seat == HOST_SEAT and self.next_set_sent != self.set:
                 self.next_set_sent = self.set
                 run.sets_restarted += 1
-                self.send({"type": "next_set"})
+                task = asyncio.get_running_loop().create_task(self._start_next_set())
+                self.sends.add(task)
+                task.add_done_callback(self.sends.discard)
             return
         if phase != "playing" or view.get("turn") != self.seat or not view.get("legal"):
             return

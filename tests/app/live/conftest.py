@@ -17,7 +17,8 @@ from sqlalchemy import select
 from app.rooms.clock import FakeClock
 from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
-from app.rooms.table import Table, TableConfig
+from app.rooms.state import TableConfig
+from app.rooms.table import Table
 from app.store.games import SqlGameStore
 from app.store.models import Move
 from tests.app.live.server import ServerProcess
