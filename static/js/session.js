@@ -15,6 +15,8 @@ const PASS_SHOW_MS = 2600;
 const AUTO_SHOW_MS = 4500;
 const PENDING_TIMEOUT_MS = 6000;
 const ROLE_WAIT_MS = 1500;
+const CLOSE_ROOM_CLOSED = 4000;
+const CLOSE_REPLACED = 4001;
 
 let socket = null;
 let moveCounter = 0;
@@ -70,6 +72,19 @@ export function openRoom(code, intent = null) {
         return false;
       }
       if (closeCode === 1008 && state.room.notFound) return false;
+      // 4000 room closed, 4001 replaced by a newer socket (PROTOCOL.md): even if the `bye` got
+      // lost, never reconnect.
+      if (closeCode === CLOSE_ROOM_CLOSED) {
+        halt('room_closed');
+        changed();
+        return false;
+      }
+      if (closeCode === CLOSE_REPLACED) {
+        state.room.halted = 'replaced';
+        haltReason = 'replaced';
+        changed();
+        return false;
+      }
       return true;
     },
   });
