@@ -4,6 +4,7 @@ import { h } from '../dom.js';
 import { t, has, toggleLang, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { enter } from '../anim.js';
+import { seatCount } from '../presets.js';
 
 export function errorText(code, message) {
   if (code && has(`err.${code}`)) return t(`err.${code}`, { message: message || code });
@@ -28,7 +29,7 @@ const dealsText = (n) => (n === 1 ? t('tables.deals.one') : t('tables.deals', { 
 
 export function lengthLabel(settings) {
   if (settings.preset === 'klasik') {
-    const players = t('klasik.players.n', { n: settings.players || 4 });
+    const players = t('klasik.players.n', { n: seatCount(settings) });
     const length = settings.scoring === 'penalty'
       ? dealsText(settings.deals_per_set)
       : t('tables.target', { n: settings.target_points });

@@ -302,6 +302,9 @@ function hostControls(room, info, taken, act) {
     h('button', { type: 'submit', class: 'btn', 'data-testid': 'settings-save', 'data-focus': 'settings-save', disabled: room.busy }, t('room.settings.save')))
       : null,
     h('div', { class: 'start-row' },
+      info.quickplay && open && free > 0
+        ? h('p', { class: 'waiting-note', role: 'status', 'data-testid': 'waiting-note' }, t('room.quick_waiting'))
+        : null,
       taken < seatsNeeded ? h('p', { class: 'muted', 'data-testid': 'start-hint' }, t('room.need_seats', { n: taken, total: seatsNeeded })) : null,
       open && free > 0 ? h('button', {
         type: 'button',

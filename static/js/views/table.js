@@ -22,7 +22,7 @@ export function tableView(state, act) {
   const ctx = {
     state, room, game, view, info, act, me,
     bottom: bottomSeat(room.role, room.seat),
-    n: view.players || 4,
+    n: view.players,
     legal: legalByTile(view.legal),
     myTurn: view.phase === 'playing' && me !== null && view.turn === me,
     isHost: Boolean(info && room.playerId && info.hostId === room.playerId),
