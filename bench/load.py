@@ -650,6 +650,7 @@ class SeatClient:
         self.outstanding: tuple[str, float] | None = None  # (move_id, perf_counter at send)
         self.lost: set[str] = set()  # move ids that an auto-play beat
         self.next_set_sent = -1
+        self.acked_sent: float | None = None  # perf_counter of the acked move not yet seen played
         self.ids = 0
         self.ping_task: asyncio.Task[None] | None = None
         self.sends: set[asyncio.Task[None]] = set()
@@ -745,6 +746,7 @@ class SeatClient:
             if self.outstanding is not None and msg["move_id"] == self.outstanding[0]:
                 if run.in_window(now):
                     run.rt_ack.append((now - self.outstanding[1]) * 1000)
+                self.acked_sent = self.outstanding[1]
                 self.outstanding = None
                 self.maybe_act()
         elif kind == "error":
@@ -799,9 +801,12 @@ class SeatClient:
                 self.lost.add(self.outstanding[0])
                 self.outstanding = None
             return
-        if self.outstanding is not None and in_window:
+        # The ack comes before the move's event: the send time waits for it in ``acked_sent``.
+        sent = self.acked_sent if self.outstanding is None else self.outstanding[1]
+        self.acked_sent = None
+        if sent is not None and in_window:
             run.own_moves += 1
-            run.rt_event.append((now - self.outstanding[1]) * 1000)
+            run.rt_event.append((now - sent) * 1000)
 
     def maybe_act(self) -> None:
         run = self.run

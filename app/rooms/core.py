@@ -61,6 +61,10 @@ log = logging.getLogger(__name__)
 
 Result = tuple[TableState, list[Effect]]
 
+# Commands of a set in play that change neither who is connected nor the room's status (unless
+# they end the set), so the presence watch (seating.with_watch) need not look after them.
+_IN_PLAY = (Message, TurnDue, BotMoved, NextDeal, MoveStored)
+
 
 def handle(state: TableState, command: Command, now: float) -> Result:
     """Apply one command. Raises TableError or engine.EngineError only for a Join/Message that
@@ -127,6 +131,8 @@ def handle(state: TableState, command: Command, now: float) -> Result:
             fx += _broadcast_events(state, first, now)
         case MoveStored(move):
             fx += _committed(state, move, now)
+    if isinstance(command, _IN_PLAY) and state.game.phase != "set_over":
+        return state, fx  # presence and status unchanged: the hot path skips the watch
     return state, seating.with_watch(state, fx, now)
 
 

@@ -291,8 +291,11 @@ class Table:
             case LoadRoom(purpose):
                 return RoomLoaded(await self.store.load_room(self.room.id), purpose)
             case HandOverHost():
-                new_host = await self.store.hand_over_host(self.room.id)
-                log.info("table %s: the host passes to %s", self.room.code, new_host)
+                try:
+                    new_host = await self.store.hand_over_host(self.room.id)
+                    log.info("table %s: the host passes to %s", self.room.code, new_host)
+                except LifecycleError as exc:  # closed meanwhile: the reload below shows it
+                    log.info("table %s: no hand-over: %s", self.room.code, exc)
                 return RoomLoaded(await self.store.load_room(self.room.id), "changed")
             case AbandonTable(set_id, at):
                 await self.store.abandon(self.room.id, set_id=set_id, at=utc(at))

@@ -66,12 +66,10 @@ async def update_room(
     *,
     room: Room,
     settings: dict[str, Any] | None = None,
-    status: str | None = None,
 ) -> Room:
+    """Settings (and the room's activity time); the status is set_status's, the lifecycle's."""
     if settings is not None:
         room.settings = settings
-    if status is not None:  # only the live tables' store still passes it; use set_status
-        room.status = status
     room.updated_at = room.active_at = utcnow()
     await session.flush()
     return room
