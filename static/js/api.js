@@ -2,6 +2,7 @@
 // Shapes are read defensively (normRoom): the client relies on few fields and tolerates extras.
 
 import { loadPlayer, savePlayer } from './storage.js';
+import { seatCount } from './presets.js';
 
 export class ApiError extends Error {
   constructor(status, code, message, field) {
@@ -93,11 +94,23 @@ async function withGuest(fn) {
 
 const enc = encodeURIComponent;
 
-export async function listRooms() {
-  const data = await request('GET', '/api/rooms', undefined, { auth: false });
+/**
+ * One page of the public lobby, newest activity first: {rooms, next} where `next` is the cursor of
+ * the following page (null at the end). `limit` is left to the server unless given.
+ */
+export async function listRooms({ cursor = null, limit = null } = {}) {
+  const query = new URLSearchParams();
+  if (limit) query.set('limit', String(limit));
+  if (cursor) query.set('cursor', cursor);
+  const qs = query.toString();
+  const data = await request('GET', `/api/rooms${qs ? `?${qs}` : ''}`, undefined, { auth: false });
   const list = Array.isArray(data) ? data : (data && (data.rooms || data.items)) || [];
-  return list.map(normRoom).filter((room) => room.code);
+  const next = (data && !Array.isArray(data) && (data.next_cursor || data.cursor || data.next)) || null;
+  return { rooms: list.map(normRoom).filter((room) => room.code), next };
 }
+
+/** The server's presets, defaults and choices (see presets.js). */
+export const getPresets = () => request('GET', '/api/presets', undefined, { auth: false });
 
 export const getRoom = async (code) => normRoom(await request('GET', `/api/rooms/${enc(code)}`));
 export const createRoom = (settings) =>
@@ -106,52 +119,53 @@ export const sit = (code, seat) =>
   withGuest(async () => normRoom(await request('POST', `/api/rooms/${enc(code)}/seats/${seat}`)));
 export const vacate = (code, seat) =>
   withGuest(async () => normRoom(await request('DELETE', `/api/rooms/${enc(code)}/seats/${seat}`)));
-export const addBot = (code, seat, kind = 'heuristic') =>
+export const addBot = (code, seat, kind = null) =>
   withGuest(async () =>
-    normRoom(await request('POST', `/api/rooms/${enc(code)}/bots/${seat}`, { kind })));
+    normRoom(await request('POST', `/api/rooms/${enc(code)}/bots/${seat}`, kind ? { kind } : {})));
 export const patchSettings = (code, patch) =>
   withGuest(async () => normRoom(await request('PATCH', `/api/rooms/${enc(code)}/settings`, patch)));
 export const startRoom = (code) =>
   withGuest(() => request('POST', `/api/rooms/${enc(code)}/start`));
+/** The host closes the room for good (every socket gets `bye` room_closed). */
+export const closeRoom = (code) =>
+  withGuest(() => request('DELETE', `/api/rooms/${enc(code)}`));
+/** Play now: a seat at a waiting public table with these settings, or a new one: {room, seat}. */
+export const quickplay = (choice) =>
+  withGuest(async () => {
+    const data = await request('POST', '/api/quickplay', choice);
+    return { room: normRoom(data && data.room), seat: data && typeof data.seat === 'number' ? data.seat : null };
+  });
 
 const num = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 /**
  * One room in the client's own shape, from a REST room/summary or the WebSocket's `room` object.
- * Relied on: code; settings.{preset, mode, turn_seconds, deals_per_set, target_points, public}
- * (or the same keys at top level); seats [{seat, player_id, name, bot}]; host_id or host.player_id;
- * status; seats_taken; spectators (a number or a list); share_link; host_name or host.name.
+ * Relied on: code; settings (or the same keys at top level) as the server sent them, no defaults
+ * added here (they are the server's: GET /api/presets); seats [{seat, player_id, name, bot,
+ * left_by}]; host_id or host.player_id; status; closed_reason; seats_taken; spectators (a number
+ * or a list); share_link; host_name or host.name; quickplay.
  */
 export function normRoom(raw) {
   if (!raw || typeof raw !== 'object') return { code: null, seats: [], settings: {} };
   const src = raw.room && typeof raw.room === 'object' && !raw.code ? raw.room : raw;
   const given = src.settings && typeof src.settings === 'object' ? src.settings : src;
-  const settings = {
-    preset: given.preset || 'pordi',
-    mode: given.mode === 'ganda' ? 'ganda' : 'tunggal',
-    turn_seconds: num(given.turn_seconds, 30),
-    deals_per_set: num(given.deals_per_set, 7),
-    target_points: num(given.target_points, 7),
-    public: given.public !== false,
-  };
-  if (settings.preset === 'klasik') {
-    // Klasik options (docs/API.md): present only in Klasik rooms.
-    settings.players = num(given.players, 4);
-    settings.seven_tiles = given.seven_tiles === true;
-    settings.discard = given.discard !== false;
-    settings.zero_zero_25 = given.zero_zero_25 === true;
-    settings.scoring = given.scoring === 'penalty' ? 'penalty' : 'difference';
+  const settings = {};
+  for (const key of ['preset', 'mode', 'turn_seconds', 'deals_per_set', 'target_points', 'public',
+    'allow_join_bots', 'players', 'seven_tiles', 'discard', 'zero_zero_25', 'scoring']) {
+    if (given[key] !== undefined && given[key] !== null) settings[key] = given[key];
   }
-  const players = num(given.players, num(src.players, Array.isArray(src.seats) && src.seats.length === 5 ? 5 : 4));
   const listed = Array.isArray(src.seats) ? src.seats : [];
+  // One entry per seat from the server; a summary has no list, so its preset or players tell.
+  const total = listed.length || num(src.seat_count, null) || seatCount(settings) || 0;
   const seats = [];
-  for (let i = 0; i < players; i += 1) {
+  for (let i = 0; i < total; i += 1) {
     const found = listed.find((x) => x && x.seat === i) || listed[i] || {};
     seats.push({
       seat: i,
       player_id: found.player_id || null,
       name: found.name || null,
       bot: found.bot || null,
+      left_by: found.left_by || null,
     });
   }
   const taken = seats.filter((x) => x.player_id || x.bot).length;
@@ -161,10 +175,14 @@ export function normRoom(raw) {
   const host = src.host && typeof src.host === 'object' ? src.host : {};
   return {
     code: typeof src.code === 'string' ? src.code.toUpperCase() : null,
-    status: src.status || 'open',
+    status: src.status || null,
+    closedReason: src.closed_reason || null,
+    quickplay: src.quickplay === true,
     settings,
     seats,
     seatsTaken: listed.length ? taken : num(src.seats_taken, taken),
+    // Seats a newcomer could take now: empty ones before the start, bots' seats they may take.
+    seatsFree: num(src.seats_free, null),
     spectators,
     hostId: src.host_id || host.player_id || null,
     hostName: src.host_name || host.name || null,

@@ -91,7 +91,8 @@ function normSetResult(r) {
 
 export function normView(raw) {
   if (!raw || typeof raw !== 'object') return null;
-  const players = typeof raw.players === 'number' ? raw.players : 4;
+  // The engine's view always says how many players (and counts one tile total per seat).
+  const players = typeof raw.players === 'number' ? raw.players : (Array.isArray(raw.counts) ? raw.counts.length : 0);
   const zeros = Array(players).fill(0);
   const line = Array.isArray(raw.line) ? raw.line.map(parseTile).filter(Boolean) : [];
   // The Klasik start tile lies in the line placed by nobody (seat null).
@@ -101,7 +102,7 @@ export function normView(raw) {
     startIndex = i >= 0 ? i : null;
   }
   return {
-    preset: raw.preset || 'pordi',
+    preset: raw.preset || null,
     scoring: raw.scoring || 'fixed',
     start: typeof raw.start === 'string' ? raw.start : null,
     startIndex,
@@ -397,7 +398,7 @@ export function partnerOf(seatNo, view) {
     const team = view.teams.find((tm) => Array.isArray(tm) && tm.includes(seatNo));
     if (team) return team.find((x) => x !== seatNo) ?? null;
   }
-  return (seatNo + 2) % (view.players || 4);
+  return (seatNo + 2) % view.players;
 }
 
 export function teamIndexOf(seatNo, view) {

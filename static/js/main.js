@@ -9,7 +9,8 @@ import * as session from './session.js';
 import { remainingMs } from './game.js';
 import { topbar, connectionBanner, toasts, errorText } from './views/common.js';
 import { lobbyView, settingsPayload } from './views/lobby.js';
-import { roomView } from './views/room.js';
+import { roomView, isClosed } from './views/room.js';
+import { setCatalogue, defaultPreset, draftFor, quickplayChoices } from './presets.js';
 import { tableView } from './views/table.js';
 
 const LOBBY_REFRESH_MS = 4000;
@@ -58,12 +59,81 @@ function applyRoute(intent = null) {
 
 async function loadRooms() {
   try {
-    state.lobby.rooms = await api.listRooms();
+    const page = await api.listRooms();
+    state.lobby.rooms = page.rooms;
+    // The first page moved on; "more" continues after it (pages already shown stay).
+    if (!state.lobby.extra.length) state.lobby.next = page.next;
     state.lobby.error = false;
   } catch {
     state.lobby.error = true;
   }
   changed();
+}
+
+/** "More": the next page of the lobby, appended. */
+async function moreRooms() {
+  if (state.lobby.more || !state.lobby.next) return;
+  state.lobby.more = true;
+  changed();
+  try {
+    const page = await api.listRooms({ cursor: state.lobby.next });
+    const known = new Set([...(state.lobby.rooms || []), ...state.lobby.extra].map((r) => r.code));
+    state.lobby.extra = [...state.lobby.extra, ...page.rooms.filter((r) => !known.has(r.code))];
+    state.lobby.next = page.next;
+  } catch (err) {
+    toast(errorText(err.code, err.message), 'error');
+  } finally {
+    state.lobby.more = false;
+    changed();
+  }
+}
+
+/** The server's presets: the create form's defaults and choices, and play-now's. */
+async function loadPresets() {
+  state.presets = 'loading';
+  changed();
+  try {
+    const cat = setCatalogue(await api.getPresets());
+    if (!cat) throw new Error('no presets');
+    if (!state.drafts.create) state.drafts.create = draftFor(defaultPreset());
+    const quick = quickplayChoices();
+    if (quick && !state.drafts.quick) state.drafts.quick = { ...quick.default };
+    state.presets = 'ready';
+  } catch {
+    state.presets = 'error';
+  }
+  changed();
+}
+
+/**
+ * Play now: a seat at a public table that starts soon (bots fill it after a short wait). The
+ * lobby's choice, or from a dead end (closed or full room) the quick-play default.
+ */
+async function quickPlay(given = null) {
+  if (state.lobby.quickBusy) return;
+  if (!(await saveName())) {
+    if (state.route.name !== 'lobby') navigate('/');
+    return;
+  }
+  const choices = quickplayChoices();
+  const choice = given || state.drafts.quick || (choices && choices.default);
+  if (!choice) {
+    toast(t('presets.error'), 'error');
+    return;
+  }
+  state.lobby.quickBusy = true;
+  changed();
+  try {
+    const { room } = await api.quickplay({ preset: choice.preset, mode: choice.mode, turn_seconds: choice.turn_seconds });
+    state.player = loadPlayer();
+    if (state.room) session.closeRoom();
+    navigate(`/r/${room.code}`, { quick: true });
+  } catch (err) {
+    toast(errorText(err.code, err.message), 'error');
+  } finally {
+    state.lobby.quickBusy = false;
+    changed();
+  }
 }
 
 function startLobbyPolling() {
@@ -109,6 +179,7 @@ async function createTable() {
   state.lobby.busy = true;
   changed();
   const d = state.drafts.create;
+  if (!d) return;
   state.lobby.createError = null;
   try {
     const room = await api.createRoom(settingsPayload(d));
@@ -177,6 +248,12 @@ const actions = {
     changed();
   },
   createTable,
+  quickPlay,
+  moreRooms,
+  loadPresets,
+  fillBots: session.fillBots,
+  closeRoom: session.closeTable,
+  watchFull: session.watchFull,
   clearCreateError: () => {
     state.lobby.createError = null;
   },
@@ -236,7 +313,7 @@ function render() {
   if (state.route.name === 'room' && state.room) {
     const v = state.room.game.view;
     const live = v && v.phase !== 'ready';
-    if (live && !state.room.notFound) {
+    if (live && !state.room.notFound && !isClosed(state.room) && !state.room.full) {
       const table = tableView(state, actions);
       screen = table.node;
       after = () => {
@@ -274,13 +351,14 @@ function tick() {
   const room = state.room;
   if (!room) return;
   const rem = remainingMs(room.game, performance.now());
-  const total = ((room.info && room.info.settings.turn_seconds) || 15) * 1000;
+  const secs = room.info && room.info.settings.turn_seconds;
+  const total = secs ? secs * 1000 : null;
   for (const el of document.querySelectorAll('[data-countdown]')) {
     el.textContent = rem === null ? '' : String(Math.ceil(rem / 1000));
     el.classList.toggle('urgent', rem !== null && rem < 5000);
   }
   for (const el of document.querySelectorAll('[data-countdown-ring]')) {
-    el.style.setProperty('--p', rem === null ? 0 : Math.min(1, rem / total));
+    el.style.setProperty('--p', rem === null ? 0 : Math.min(1, total ? rem / total : 1));
   }
   if (room.conn && room.conn.state === 'retrying') renderBanner();
 }
@@ -298,6 +376,7 @@ function boot() {
     }
   });
   setInterval(tick, 200);
+  loadPresets();
   applyRoute();
 }
 

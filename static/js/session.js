@@ -7,13 +7,16 @@ import { state, changed, toast, announce } from './store.js';
 import { TableSocket } from './socket.js';
 import { applyEvent, applySnapshot, emptyGame, legalByTile } from './game.js';
 import { t } from './i18n.js';
-import { errorText, seatLabel } from './views/common.js';
+import { errorText, seatLabel, takeableSeats } from './views/common.js';
 import { loadPlayer } from './storage.js';
+import { defaultBot } from './presets.js';
 
 const PASS_SHOW_MS = 2600;
 const AUTO_SHOW_MS = 4500;
 const PENDING_TIMEOUT_MS = 6000;
 const ROLE_WAIT_MS = 1500;
+const CLOSE_ROOM_CLOSED = 4000;
+const CLOSE_REPLACED = 4001;
 
 let socket = null;
 let moveCounter = 0;
@@ -45,6 +48,10 @@ export function openRoom(code, intent = null) {
     busy: false,
     settingsDraft: null,
     welcomed: false,
+    // "This table is full": shown once to someone who came by link and has no seat to take.
+    full: false,
+    fullChecked: Boolean(intent),
+    closedReason: null,
   };
   changed();
   refreshRoom();
@@ -65,6 +72,19 @@ export function openRoom(code, intent = null) {
         return false;
       }
       if (closeCode === 1008 && state.room.notFound) return false;
+      // 4000 room closed, 4001 replaced by a newer socket (PROTOCOL.md): even if the `bye` got
+      // lost, never reconnect.
+      if (closeCode === CLOSE_ROOM_CLOSED) {
+        halt('room_closed');
+        changed();
+        return false;
+      }
+      if (closeCode === CLOSE_REPLACED) {
+        state.room.halted = 'replaced';
+        haltReason = 'replaced';
+        changed();
+        return false;
+      }
       return true;
     },
   });
@@ -95,7 +115,10 @@ async function refreshRoom() {
     const info = await api.getRoom(room.code);
     if (state.room !== room) return;
     // The socket's welcome/room messages are newer than this answer if they came first.
-    if (!room.welcomed) room.info = info;
+    if (!room.welcomed || isOver(info)) room.info = room.info ? mergeInfo(room.info, info) : info;
+    else room.info = withLeftBy(room.info, info);
+    if (info.closedReason) room.closedReason = info.closedReason;
+    if (isOver(info)) halt('room_closed');
     changed();
     runIntent();
   } catch (err) {
@@ -109,17 +132,51 @@ async function refreshRoom() {
   }
 }
 
-/** What the lobby asked for when it sent us here ("sit": take the first empty seat). */
+const isOver = (info) => Boolean(info && (info.status === 'closed' || info.status === 'abandoned'));
+
+/** The room is over (closed or abandoned): no more socket, the page says so. */
+function halt(reason) {
+  haltReason = reason;
+  const room = state.room;
+  if (room) room.halted = reason;
+  if (socket) socket.stop();
+  // A `room` frame or `bye` says closed but not why: the REST room does (closed_reason), once.
+  if (room && reason === 'room_closed' && !room.closedReason && !room.reasonAsked) {
+    room.reasonAsked = true;
+    refreshRoom();
+  }
+}
+
+/**
+ * What the lobby asked for when it sent us here ("sit": the first seat this player may take,
+ * which is a bot's seat once the set runs); with no intent (a link, a code), whether the table
+ * is full for this player, which the page then says instead of making them a silent spectator.
+ */
 function runIntent() {
   const room = state.room;
-  if (!room || !room.intent || !room.info || !room.welcomed) return;
+  if (!room || !room.info || !room.welcomed) return;
+  const me = room.playerId || (state.player && state.player.player_id);
   const intent = room.intent;
   room.intent = null;
-  if (intent.sit && room.role !== 'seat' && room.info.status === 'open') {
-    const preferred = typeof intent.seat === 'number' ? intent.seat : null;
-    const free = room.info.seats.filter((x) => !x.player_id && !x.bot).map((x) => x.seat);
-    const seat = free.includes(preferred) ? preferred : free[0];
-    if (seat !== undefined) sit(seat);
+  if (intent && intent.sit && room.role !== 'seat') {
+    const offers = takeableSeats(room.info, me);
+    const preferred = offers.find((x) => x.seat === intent.seat) || offers[0];
+    if (preferred) sit(preferred.seat);
+    else room.full = true;
+  }
+  if (!room.fullChecked) {
+    room.fullChecked = true;
+    const live = room.info.status === 'open' || room.info.status === 'playing';
+    const host = Boolean(me && room.info.hostId === me);
+    if (live && !host && room.role !== 'seat' && takeableSeats(room.info, me).length === 0) room.full = true;
+  }
+}
+
+/** "Watch" on the full-table page. */
+export function watchFull() {
+  if (state.room) {
+    state.room.full = false;
+    changed();
   }
 }
 
@@ -141,6 +198,7 @@ function onMessage(msg) {
       room.welcomed = true;
       socket.markWelcomed();
       runIntent();
+      refreshSoon();
       break;
     case 'snapshot':
       room.game = applySnapshot(room.game, msg, now);
@@ -162,9 +220,19 @@ function onMessage(msg) {
       break;
     case 'room':
       if (msg.room) room.info = mergeInfo(room.info, api.normRoom(msg.room));
+      refreshSoon();
+      if (room.info && room.info.closedReason) room.closedReason = room.info.closedReason;
+      if (isOver(room.info)) halt('room_closed');
       break;
     case 'bye':
-      if (msg.reason === 'replaced' || msg.reason === 'room_closed') haltReason = msg.reason;
+      // `replaced`: this player opened the table elsewhere; reconnecting here would only take the
+      // seat back from that tab, so this page stops and says so. `room_closed`: the room is over.
+      // Other reasons (a node draining, the table moving) reconnect as usual.
+      if (msg.reason === 'replaced') haltReason = 'replaced';
+      if (msg.reason === 'room_closed') {
+        if (room.info && !isOver(room.info)) room.info = { ...room.info, status: 'closed' };
+        halt('room_closed'); // and asks the REST room why (host closed, idle, …)
+      }
       break;
     default:
       return; // pong and anything unknown: nothing to draw
@@ -174,7 +242,34 @@ function onMessage(msg) {
 
 function mergeInfo(old, next) {
   if (!old) return next;
-  return { ...old, ...next, shareLink: next.shareLink || old.shareLink, hostName: next.hostName || old.hostName };
+  const merged = { ...old };
+  // A frame may leave a field out (null): the older answer's value stands.
+  for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
+  return withLeftBy(merged, old);
+}
+
+/**
+ * Who left each bot's seat (`left_by`) is in the REST room, not in the socket's room object: keep
+ * it on a seat while the same bot sits there.
+ */
+function withLeftBy(info, from) {
+  if (!from || !Array.isArray(from.seats)) return info;
+  const seats = info.seats.map((seat) => {
+    const other = from.seats.find((x) => x.seat === seat.seat);
+    if (seat.left_by || !seat.bot || !other || other.bot !== seat.bot) return seat;
+    return { ...seat, left_by: other.left_by };
+  });
+  return { ...info, seats };
+}
+
+let refreshTimer = null;
+
+/** After a seat change at a running table, ask the REST room who may take which bot's seat. */
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => {
+    if (state.room && state.room.info && state.room.info.status === 'playing') refreshRoom();
+  }, 250);
 }
 
 function onEvent(room, msg, now) {
@@ -366,7 +461,11 @@ async function lobbyCall(fn, { busy = true, onError = null } = {}) {
 
 export async function sit(seat) {
   const room = state.room;
-  const info = await lobbyCall(() => api.sit(room.code, seat));
+  const info = await lobbyCall(() => api.sit(room.code, seat), {
+    onError: (err) => {
+      if (err.code === 'room_full' && state.room === room) room.full = true;
+    },
+  });
   if (info && state.room === room) {
     room.info = mergeInfo(room.info, info);
     expectRole('seat');
@@ -384,8 +483,37 @@ export async function standUp(seat) {
 
 export async function addBot(seat) {
   const room = state.room;
-  const info = await lobbyCall(() => api.addBot(room.code, seat, 'heuristic'));
+  const info = await lobbyCall(() => api.addBot(room.code, seat, defaultBot()));
   if (info && state.room === room) room.info = mergeInfo(room.info, info);
+}
+
+/** The host fills every empty seat with the default bot, one call per seat, in seat order. */
+export async function fillBots() {
+  const room = state.room;
+  if (!room || !room.info || room.busy) return;
+  const empty = room.info.seats.filter((x) => !x.player_id && !x.bot).map((x) => x.seat);
+  await lobbyCall(async () => {
+    for (const seat of empty) {
+      const info = await api.addBot(room.code, seat, defaultBot());
+      if (state.room === room) {
+        room.info = mergeInfo(room.info, info);
+        changed();
+      }
+    }
+  });
+}
+
+/** The host closes the room for good; every page at it then shows the closed-room page. */
+export async function closeTable() {
+  const room = state.room;
+  if (!room || !window.confirm(t('room.close.confirm'))) return;
+  const info = await lobbyCall(() => api.closeRoom(room.code));
+  if (info && state.room === room) {
+    room.info = mergeInfo(room.info, info);
+    if (!isOver(room.info)) room.info = { ...room.info, status: 'closed' };
+    room.closedReason = room.info.closedReason || 'host_closed';
+    halt('room_closed');
+  }
 }
 
 export async function removeBot(seat) {
@@ -410,13 +538,14 @@ export async function saveSettings(patch) {
   }
 }
 
+/** Start the set, or the next one after a set ended: the one REST call (PROTOCOL §2). */
 export async function startSet() {
   const room = state.room;
-  if (!room) return;
+  if (!room || room.busy) return;
   room.busy = true;
   changed();
   try {
-    await api.startRoom(room.code); // the one way to start a set, the next one too
+    await api.startRoom(room.code);
   } catch (err) {
     toast(errorText(err.code, err.message), 'error');
   } finally {
@@ -425,9 +554,7 @@ export async function startSet() {
   }
 }
 
-export function nextSet() {
-  return startSet();
-}
+export const nextSet = startSet;
 
 export function leaveTable() {
   if (!window.confirm(t('table.leave.confirm'))) return;

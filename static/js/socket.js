@@ -37,9 +37,13 @@ export class TableSocket {
     this.lastHeard = 0;
     this.state = 'idle';
     this.retryAt = null;
-    this._onOnline = () => this.reconnectNow();
+    // A halted socket (replaced by another tab, room closed) stays down: coming back to this tab
+    // must not take the seat back from the other one, which would then do the same.
+    this._onOnline = () => {
+      if (this.state !== 'halted') this.reconnectNow();
+    };
     this._onVisible = () => {
-      if (document.visibilityState === 'visible' && this.state !== 'open') this.reconnectNow();
+      if (document.visibilityState === 'visible' && this.state !== 'open' && this.state !== 'halted') this.reconnectNow();
     };
     window.addEventListener('online', this._onOnline);
     document.addEventListener('visibilitychange', this._onVisible);

@@ -10,16 +10,15 @@ export const state = {
     name: '',
     editingName: false,
     code: '',
-    create: {
-      preset: 'pordi',
-      mode: 'tunggal',
-      turn_seconds: 15,
-      deals_per_set: 7,
-      target_points: 7,
-      public: true,
-    },
+    // The create form's draft: null until GET /api/presets brings the server's defaults.
+    create: null,
+    // Play now: {preset, mode, turn_seconds}, from the presets' quick-play default.
+    quick: null,
   },
-  lobby: { rooms: null, error: false, busy: false, createError: null },
+  // The server's presets (presets.js): 'loading' | 'ready' | 'error'.
+  presets: 'loading',
+  // `next`: the cursor of the lobby's next page; `extra`: rooms from the pages after the first.
+  lobby: { rooms: null, next: null, extra: [], more: false, error: false, busy: false, createError: null, quickBusy: false },
   room: null,
   toasts: [],
 };

@@ -10,7 +10,10 @@
   ``gaple.py``. Every context is closed after the test; an uncaught exception or a console
   error on any page fails the test; when a test fails, each page's screenshot, console log and
   state land in ``test-artifacts/failures/<test>/`` (with the server's log).
-* ``lobby_api`` — REST helper bound to the server (guests, rooms, seats, bots, start).
+* ``lobby_api`` — REST helper bound to the server (guests, rooms, seats, bots, start, close).
+
+The server runs the room lifecycle with short delays (``QUICKPLAY_BOT_FILL_SECONDS``,
+``HOST_AWAY_SECONDS`` in ``gaple.py``) and per-address limits far above what the tests use.
 
 Artifacts (screenshots) are written to ``test-artifacts/`` at the repo root (git-ignored). Set
 ``GAPLE_E2E_UPDATE_DOCS=1`` to also copy the four README screenshots into ``docs/screenshots/``.
@@ -29,7 +32,15 @@ from typing import Any
 import pytest
 
 from tests.app.live.server import ServerProcess, free_port
-from tests.e2e.gaple import ARTIFACTS, INIT_SCRIPT, STATS, LobbyApi, Page
+from tests.e2e.gaple import (
+    ARTIFACTS,
+    HOST_AWAY_SECONDS,
+    INIT_SCRIPT,
+    QUICKPLAY_BOT_FILL_SECONDS,
+    STATS,
+    LobbyApi,
+    Page,
+)
 
 CHROMIUM = os.environ.get("GAPLE_E2E_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -84,6 +95,18 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         GAPLE_RATE_SEATS="1000/minute",
         # Long enough for a page to show a deal's result, short enough to keep sets quick.
         GAPLE_DEAL_PAUSE_SECONDS="1.0",
+        # The room lifecycle, short enough to watch happen: bots fill a quick-play table after
+        # BOT_FILL seconds, a host away for HOST_AWAY seconds hands over; the sweeper looks every
+        # SWEEP seconds. Idle and abandoned rooms keep their defaults (minutes), longer than a test.
+        GAPLE_QUICKPLAY_BOT_FILL_SECONDS=str(QUICKPLAY_BOT_FILL_SECONDS),
+        GAPLE_HOST_AWAY_SECONDS=str(HOST_AWAY_SECONDS),
+        GAPLE_SWEEP_SECONDS="0.5",
+        # Every page and helper comes from 127.0.0.1: the per-address limits are for strangers.
+        GAPLE_RATE_GUESTS="1000/minute",
+        GAPLE_RATE_ROOMS="1000/minute",
+        GAPLE_RATE_QUICKPLAY="1000/minute",
+        GAPLE_RATE_SEATS="1000/minute",
+        GAPLE_MAX_SOCKETS_PER_ADDRESS="1000",
     )
     server.start()
     try:

@@ -12,10 +12,12 @@ any); so is every state the connection banner shows.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -29,6 +31,9 @@ DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 PHONE = (390, 844)
 PHONE_LANDSCAPE = (844, 390)
 DESKTOP = (1366, 768)
+# The e2e server's lifecycle settings (conftest): short, so that tests see them happen.
+QUICKPLAY_BOT_FILL_SECONDS = 2
+HOST_AWAY_SECONDS = 2
 
 INIT_SCRIPT = r"""
 (() => {
@@ -189,24 +194,9 @@ class LobbyApi:
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
         self.http = httpx.Client(base_url=base_url, timeout=15)
-        self.sockets: list[Any] = []
 
     def close(self) -> None:
-        for socket in self.sockets:
-            socket.close()
         self.http.close()
-
-    def connect(self, token: str, code: str) -> None:
-        """Sit at the table as a player whose tab is open (the lobby lists only tables with a
-        seated human connected); the socket stays open until ``close()``."""
-        from websockets.sync.client import connect
-
-        url = self.base_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
-        socket = connect(url, origin=self.base_url, open_timeout=15)  # type: ignore[arg-type]
-        socket.send(json.dumps({"type": "hello", "token": token}))
-        while json.loads(socket.recv(timeout=15))["type"] != "welcome":
-            pass
-        self.sockets.append(socket)
 
     def _call(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -231,6 +221,43 @@ class LobbyApi:
 
     def room(self, code: str) -> dict[str, Any]:
         return dict(self._call("GET", f"/api/rooms/{code}"))
+
+    def close_room(self, token: str, code: str) -> None:
+        self._call("DELETE", f"/api/rooms/{code}", token)
+
+    def refused(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
+        """A call that must fail: returns (status, error code)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.http.request(method, path, headers=headers, **kw)
+        assert response.status_code >= 400, (method, path, response.status_code, response.text)
+        return response.status_code, response.json()["error"]["code"]
+
+
+class HeldSocket:
+    """A seated player's table socket, held open from Python (hello with the token, then every
+    frame read and dropped on a thread), so that the room counts a connected human."""
+
+    def __init__(self, base_url: str, code: str, token: str) -> None:
+        from websockets.sync.client import connect
+
+        url = base_url.replace("http://", "ws://") + f"/ws/rooms/{code}"
+        self._stack = contextlib.ExitStack()  # websockets wants connect() as a context manager
+        self.ws = self._stack.enter_context(connect(url, origin=base_url, open_timeout=10))  # type: ignore[arg-type]
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(self.ws.recv(timeout=10))
+        assert welcome["type"] == "welcome", welcome
+        self.welcome = welcome
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        with contextlib.suppress(Exception):  # closed: the thread ends
+            for _ in self.ws:
+                pass
+
+    def close(self) -> None:
+        self._stack.close()
+        self.thread.join(timeout=5)
 
 
 class Page:
@@ -335,6 +362,22 @@ class Page:
         self.open_lobby()
         player = {"name": guest["name"], "token": guest["token"], "player_id": guest["player_id"]}
         self.page.evaluate("(p) => localStorage.setItem('gaple.player', JSON.stringify(p))", player)
+
+    def open_link(self, code: str) -> None:
+        """Open the room's link and wait for what it shows (room, table, full or closed page)."""
+        self.goto(f"/r/{code}")
+        self.page.locator(
+            '[data-testid="room-screen"], [data-testid="table"], [data-testid="room-full"],'
+            ' [data-testid="room-closed"]'
+        ).first.wait_for()
+
+    def watch(self, code: str) -> None:
+        """Open a full table's link and choose to watch it (the page offers watch or play now)."""
+        self.open_link(code)
+        full = self.by("room-full")
+        full.wait_for()
+        self.by("full-watch").click()
+        full.wait_for(state="detached")
 
     def start_set(self) -> None:
         start = self.by("start-button")

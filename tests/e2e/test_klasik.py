@@ -78,7 +78,7 @@ def test_klasik_set_five_seats_with_discards(open_page):
     guest.sit(2)
 
     watcher = open_page(label="watcher", spectator=True)
-    watcher.goto(f"/r/{code}")
+    watcher.watch(code)  # every seat is taken: the page offers to watch
     watcher.by("room-screen").wait_for()
     watcher.by("spectator-marker").wait_for()
 

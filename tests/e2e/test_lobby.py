@@ -1,6 +1,9 @@
 """The lobby at phone and desktop size (with screenshots), and the language switch: Bahasa
 Indonesia and English, chosen from the browser and switchable, in the lobby and at the table,
-while the game's own terms stay as players say them."""
+while the game's own terms stay as players say them.
+
+The lobby lists only tables someone can use (a connected human), so each host here holds a
+socket open from Python (``HeldSocket``)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import random
 from tests.e2e.gaple import (
     DESKTOP,
     PHONE,
+    HeldSocket,
     bot_table,
     no_horizontal_scroll,
     play_set,
@@ -19,57 +23,80 @@ from tests.e2e.gaple import (
 GAME_TERMS = {"Domi", "Ceki", "Balak", "Kandang", "Tunggal", "Ganda"}
 
 
-def _public_tables(api):
-    """A few public tables for the list: waiting for players, and one already playing, each with
-    its seated human connected (the lobby lists only tables someone attends)."""
-    codes = []
+def _public_tables(api, base_url):
+    """A few public tables for the list, each with its host connected: waiting for players, and
+    one already playing (private, so nobody may take its bots' seats). Returns the codes and the
+    held sockets (the caller closes them)."""
+    codes, held = [], []
     sari = api.guest("Sari")
     room = api.create_room(sari["token"], mode="tunggal", turn_seconds=30, deals_per_set=5)
     api.sit(sari["token"], room["code"], 0)
     api.bot(sari["token"], room["code"], 2)
-    api.connect(sari["token"], room["code"])
     codes.append(room["code"])
+    held.append(HeldSocket(base_url, room["code"], sari["token"]))
     wayan = api.guest("Wayan")
-    room = api.create_room(wayan["token"], mode="ganda", turn_seconds=60, target_points=7)
+    room = api.create_room(
+        wayan["token"], mode="ganda", turn_seconds=60, target_points=7, allow_join_bots=False
+    )
     for seat in range(4):
         if seat == 0:
             api.sit(wayan["token"], room["code"], 0)
         else:
             api.bot(wayan["token"], room["code"], seat)
+    held.append(HeldSocket(base_url, room["code"], wayan["token"]))
     api.start(wayan["token"], room["code"])
-    api.connect(wayan["token"], room["code"])
     codes.append(room["code"])
     dewi = api.guest("Dewi")
     room = api.create_room(dewi["token"], mode="ganda", turn_seconds=15, target_points=3)
     api.sit(dewi["token"], room["code"], 1)
-    api.connect(dewi["token"], room["code"])
+    held.append(HeldSocket(base_url, room["code"], dewi["token"]))
     codes.append(room["code"])
-    return codes
+    return codes, held
 
 
-def test_lobby_at_phone_and_desktop_size(open_page, lobby_api):
-    codes = _public_tables(lobby_api)
-    for name, size, locale in (("phone", PHONE, "id-ID"), ("desktop", DESKTOP, "en-US")):
-        page = open_page(label=f"lobby-{name}", viewport=size, locale=locale)
-        page.open_lobby()
-        page.save_name("Budi")
-        for code in codes:
-            page.by("room-row", code=code).wait_for()
-        playing = page.by("room-row", code=codes[1])
-        assert playing.get_attribute("data-status") == "playing"
-        assert playing.get_by_test_id("room-join").count() == 0  # full: watch only
-        assert playing.get_by_test_id("room-watch").is_visible()
-        waiting = page.by("room-row", code=codes[0])
-        assert waiting.get_by_test_id("room-seats").inner_text().startswith("2/4")
-        assert waiting.get_by_test_id("room-join").is_visible()
-        no_horizontal_scroll(page)
-        for tid in ("name-card", "create-form", "join-form", "tables"):
-            box = page.box(page.by(tid))
-            assert box["x"] >= 0 and box["x"] + box["width"] <= size[0] + 1, (name, tid, box)
-        page.page.evaluate("() => window.scrollTo(0, 0)")
-        save_screenshot(page.page, f"lobby-{name}", docs=True)
-        save_screenshot(page.page, f"lobby-{name}-full", full_page=True)
-        assert page.errors == []
+def test_lobby_at_phone_and_desktop_size(open_page, lobby_api, e2e_server):
+    codes, held = _public_tables(lobby_api, e2e_server.base_url)
+    offer = lobby_api.http.get("/api/presets").json()["quickplay"]
+    choices = len(offer["modes"]) + len(offer["turn_seconds"])
+    choices += len(offer["presets"]) if len(offer["presets"]) > 1 else 0
+    try:
+        for name, size, locale in (
+            ("phone", PHONE, "id-ID"),
+            ("phone-en", PHONE, "en-US"),
+            ("desktop", DESKTOP, "en-US"),
+        ):
+            page = open_page(label=f"lobby-{name}", viewport=size, locale=locale)
+            page.open_lobby()
+            page.save_name("Budi")
+            for code in codes:
+                page.by("room-row", code=code).wait_for()
+            playing = page.by("room-row", code=codes[1])
+            assert playing.get_attribute("data-status") == "playing"
+            assert playing.get_by_test_id("room-join").count() == 0  # no seat to take: watch
+            assert playing.get_by_test_id("room-watch").is_visible()
+            waiting = page.by("room-row", code=codes[0])
+            assert waiting.get_by_test_id("room-seats").inner_text().startswith("2/4")
+            assert waiting.get_by_test_id("room-join").is_visible()
+            # Play now: the server's choices, and the button on the first screen of a phone.
+            quick = page.by("quickplay")
+            assert quick.locator('input[type="radio"]').count() == choices
+            button = page.by("quickplay-submit")
+            expected = "Main sekarang" if locale == "id-ID" else "Play now"
+            assert button.inner_text().splitlines()[0] == expected
+            box = page.box(button)
+            assert box["y"] + box["height"] <= size[1], (name, box)  # no scrolling to find it
+            assert box["height"] >= 60, box
+            no_horizontal_scroll(page)
+            for tid in ("name-card", "quickplay", "create-form", "join-form", "tables"):
+                box = page.box(page.by(tid))
+                assert box["x"] >= 0 and box["x"] + box["width"] <= size[0] + 1, (name, tid, box)
+            page.page.evaluate("() => window.scrollTo(0, 0)")
+            save_screenshot(page.page, f"lobby-{name}", docs=name != "phone-en")
+            save_screenshot(page.page, f"lobby-{name}-full", full_page=True)
+            assert page.errors == []
+    finally:
+        for socket in held:
+            socket.close()
 
 
 def _texts(page, *testids):
@@ -100,7 +127,7 @@ def test_language_switch_and_game_terms(open_page, lobby_api):
         "join": "Masuk dengan kode",
         "submit": "Buat meja",
     }
-    modes = page.page.locator(".seg-title").all_inner_texts()
+    modes = page.by("create-form").locator(".seg-title").all_inner_texts()
     assert modes == ["Tunggal", "Ganda"]
 
     page.by("lang-toggle").click()
@@ -109,7 +136,7 @@ def test_language_switch_and_game_terms(open_page, lobby_api):
     assert page.page.locator("#create-title").inner_text() == "Create a table"
     assert page.page.locator("#tables-title").inner_text() == "Public tables"
     assert page.by("create-submit").inner_text() == "Create table"
-    assert page.page.locator(".seg-title").all_inner_texts() == ["Tunggal", "Ganda"]
+    assert page.by("create-form").locator(".seg-title").all_inner_texts() == ["Tunggal", "Ganda"]
     # Remembered across a reload, then switched back.
     page.page.reload()
     page.by("lobby").wait_for()

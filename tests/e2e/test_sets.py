@@ -44,6 +44,14 @@ def test_tunggal_set_four_players_with_a_spectator(open_page):
     wayan.by("room-join", code=code).click()
     wayan.wait_seated(2)
 
+    # A spectator watches from the lobby's "Watch" button (the lobby lists a
+    # waiting table while it has a free seat).
+    watcher = open_page(label="watcher", spectator=True)
+    watcher.open_lobby()
+    watcher.by("room-watch", code=code).click()
+    watcher.by("room-screen").wait_for()
+    watcher.by("spectator-marker").wait_for()
+
     # Dewi types the code (lower case) into the join form.
     dewi = open_page(label="dewi")
     dewi.open_lobby()
@@ -52,13 +60,6 @@ def test_tunggal_set_four_players_with_a_spectator(open_page):
     dewi.by("join-code-submit").click()
     dewi.by("room-screen").wait_for()
     dewi.sit(3)
-
-    # A spectator watches from the lobby's "Watch" button.
-    watcher = open_page(label="watcher", spectator=True)
-    watcher.open_lobby()
-    watcher.by("room-watch", code=code).click()
-    watcher.by("room-screen").wait_for()
-    watcher.by("spectator-marker").wait_for()
 
     players = [host, sari, wayan, dewi]
     sari.keyboard = dewi.keyboard = True  # two of them play with the keyboard

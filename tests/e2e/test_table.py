@@ -155,7 +155,7 @@ def test_countdown_runs_down_then_the_clock_plays(open_page, lobby_api):
         lobby_api, open_page, name="Rudi", seat=0, turn_seconds=15, deals_per_set=3
     )
     watcher = open_page(label="watcher", spectator=True)
-    watcher.goto(f"/r/{code}")
+    watcher.watch(code)  # every seat is taken: the page offers to watch
     watcher.by("table").wait_for()
 
     st = wait_my_turn(page, timeout=40)
@@ -281,7 +281,7 @@ def test_dropped_connection_shows_it_then_resyncs(open_page, lobby_api):
         lobby_api, open_page, name="Ketut", seat=3, turn_seconds=60, deals_per_set=3
     )
     watcher = open_page(label="watcher", spectator=True)
-    watcher.goto(f"/r/{code}")
+    watcher.watch(code)  # every seat is taken: the page offers to watch
     watcher.by("table").wait_for()
     before = wait_my_turn(page)
     played = page.play_turn(rng, before)

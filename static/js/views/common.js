@@ -4,6 +4,7 @@ import { h } from '../dom.js';
 import { t, has, toggleLang, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { enter } from '../anim.js';
+import { seatCount } from '../presets.js';
 
 export function errorText(code, message) {
   if (code && has(`err.${code}`)) return t(`err.${code}`, { message: message || code });
@@ -24,17 +25,19 @@ export function modeLabel(mode) {
   return mode === 'ganda' ? t('mode.ganda') : t('mode.tunggal');
 }
 
+const dealsText = (n) => (n === 1 ? t('tables.deals.one') : t('tables.deals', { n }));
+
 export function lengthLabel(settings) {
   if (settings.preset === 'klasik') {
-    const players = t('klasik.players.n', { n: settings.players || 4 });
+    const players = t('klasik.players.n', { n: seatCount(settings) });
     const length = settings.scoring === 'penalty'
-      ? t('tables.deals', { n: settings.deals_per_set })
+      ? dealsText(settings.deals_per_set)
       : t('tables.target', { n: settings.target_points });
     return `${players} · ${length}${settings.discard === false ? '' : ` · ${t('klasik.discard')}`}`;
   }
   return settings.mode === 'ganda'
     ? t('tables.target', { n: settings.target_points })
-    : t('tables.deals', { n: settings.deals_per_set });
+    : dealsText(settings.deals_per_set);
 }
 
 export function langToggle() {
@@ -88,9 +91,8 @@ export function connectionBanner(room, actions) {
   if (room.halted === 'replaced') {
     text = t('conn.replaced');
     button = h('button', { type: 'button', class: 'btn btn-small', onClick: actions.retryNow, 'data-focus': 'banner-btn' }, t('conn.reconnect'));
-  } else if (room.halted === 'room_closed') {
-    text = t('conn.room_closed'); // the host closed it, or nobody was left: no reconnecting
-  } else if (room.halted === 'not_found' || room.notFound) {
+  } else if (room.halted === 'room_closed' || room.halted === 'not_found' || room.notFound) {
+    // The closed-room or not-found page says it; the socket stays down.
     return null;
   } else if (conn.state === 'retrying') {
     const secs = conn.retryAt ? Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000)) : 0;
@@ -125,4 +127,22 @@ export function toasts(list) {
 export function initials(name) {
   const clean = String(name || '?').trim();
   return (clean[0] || '?').toUpperCase();
+}
+
+/**
+ * The seats this player could take now (the server decides; this only offers the button): before
+ * the start every empty seat; while a set runs, the bot's seat they left (`left_by`), or any bot's
+ * seat when the room allows it (`allow_join_bots`). Their own seat first.
+ */
+export function takeableSeats(info, playerId) {
+  if (!info) return [];
+  if (info.status === 'open') return info.seats.filter((x) => !x.player_id && !x.bot).map((x) => ({ seat: x.seat, kind: 'empty' }));
+  if (info.status !== 'playing') return [];
+  const out = [];
+  for (const x of info.seats) {
+    if (!x.bot) continue;
+    if (playerId && x.left_by === playerId) out.unshift({ seat: x.seat, kind: 'back' });
+    else if (info.settings.allow_join_bots) out.push({ seat: x.seat, kind: 'bot' });
+  }
+  return out;
 }

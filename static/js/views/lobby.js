@@ -1,51 +1,27 @@
-// The lobby: your name, public tables, a table of your own, a code to join.
+// The lobby: your name, play now, public tables, a table of your own, a code to join.
+// Every choice list and default comes from the server's presets (../presets.js).
 
 import { h } from '../dom.js';
 import { t, lang } from '../i18n.js';
 import { modeLabel, lengthLabel } from './common.js';
+import {
+  presetNames, fieldOf, fieldKeys, choicesOf, rangeOf, fieldShown, draftFor, payloadFor,
+  joinBotsDefault, quickplayChoices,
+} from '../presets.js';
 
-const TIMERS = [15, 30, 60];
-const PRESETS = ['pordi', 'klasik'];
-// Settings that have their own control: a 422 naming one of them is shown next to it.
-const KNOWN_FIELDS = ['preset', 'mode', 'players', 'seven_tiles', 'discard', 'zero_zero_25', 'scoring',
-  'deals_per_set', 'target_points'];
-
-/** The settings a preset starts from (docs/API.md): Klasik is Tunggal, 4 players, discards on. */
-export function presetDefaults(preset, current = {}) {
-  if (preset === 'klasik') {
-    return {
-      preset,
-      mode: 'tunggal',
-      players: 4,
-      seven_tiles: false,
-      discard: true,
-      zero_zero_25: false,
-      scoring: 'difference',
-      target_points: 100,
-      deals_per_set: current.deals_per_set || 7,
-    };
-  }
-  return { preset: 'pordi', target_points: 7, deals_per_set: current.deals_per_set || 7 };
+/** The draft for a preset when the host picks it: the server's defaults (see presets.draftFor). */
+export function presetDefaults(preset, current = null) {
+  return draftFor(preset, current);
 }
 
-/** The settings to send for a draft: Klasik keys only in a Klasik room (a PORDI room refuses them). */
+/** The settings to send for a draft: only its preset's keys (a PORDI room refuses Klasik ones). */
 export function settingsPayload(d) {
-  const out = {
-    preset: d.preset,
-    mode: d.preset === 'klasik' ? 'tunggal' : d.mode,
-    turn_seconds: d.turn_seconds,
-    deals_per_set: d.deals_per_set,
-    target_points: d.target_points,
-    public: d.public,
-  };
-  if (d.preset === 'klasik') {
-    out.players = d.players === 5 ? 5 : 4;
-    out.seven_tiles = out.players === 4 && Boolean(d.seven_tiles);
-    out.discard = d.discard !== false;
-    out.zero_zero_25 = Boolean(d.zero_zero_25);
-    out.scoring = d.scoring === 'penalty' ? 'penalty' : 'difference';
-  }
-  return out;
+  return payloadFor(d);
+}
+
+/** Settings with a control of their own: a 422 naming one of them is shown next to it. */
+export function knownFields(preset) {
+  return fieldKeys(preset);
 }
 
 /**
@@ -64,77 +40,141 @@ export function fieldError(err, field, known = null) {
   }, err.text);
 }
 
-/** Deals per set (Tunggal, Klasik penalty) or target points (Ganda, Klasik difference). */
+/** Deals per set (Tunggal, Klasik penalty) or target points (Ganda, Klasik difference): the one
+ * the preset's `when` says matters under the draft's mode or scoring. */
 export function lengthField(prefix, d, set, errors) {
-  const klasik = d.preset === 'klasik';
-  const byTarget = klasik ? d.scoring !== 'penalty' : d.mode === 'ganda';
-  if (byTarget) {
-    const max = klasik ? 1000 : 99;
-    return numberField(`${prefix}-target`, `${prefix}-target-points`, t('create.target'), d.target_points, 1, max,
-      (v) => set('target_points', v), fieldError(errors, 'target_points'));
+  const target = fieldOf(d.preset, 'target_points');
+  const deals = fieldOf(d.preset, 'deals_per_set');
+  if (target && fieldShown(target, d)) {
+    return numberField(`${prefix}-target`, `${prefix}-target-points`, t('create.target'), d.target_points,
+      target.min, target.max, (v) => set('target_points', v), fieldError(errors, 'target_points'));
   }
-  return numberField(`${prefix}-deals`, `${prefix}-deals-per-set`, t('create.deals'), d.deals_per_set, 1, 21,
+  if (!deals) return null;
+  const [low, high] = rangeOf(d.preset, 'deals_per_set');
+  return numberField(`${prefix}-deals`, `${prefix}-deals-per-set`, t('create.deals'), d.deals_per_set, low, high,
     (v) => set('deals_per_set', v), fieldError(errors, 'deals_per_set'));
 }
 
-/** The Klasik options: players, 7 tiles (4 only), discards, 0-0 counts 25, scoring and its length. */
-export function klasikFields(prefix, d, set, errors) {
-  const check = (key, label, hint, disabled = false) => h('div', { class: 'field check-field' },
-    h('label', { class: `check${disabled ? ' disabled' : ''}` },
+/** A select over a "choice" field's values. */
+export function choiceSelect(prefix, key, d, label, optionLabel, onValue, errors) {
+  const id = `${prefix}-${key.replaceAll('_', '-')}`;
+  return h('div', { class: 'field' },
+    h('label', { for: id, class: 'field-label' }, label),
+    h('select', {
+      id,
+      class: 'input',
+      'data-testid': id,
+      'data-focus': id,
+      onChange: (e) => {
+        const value = choicesOf(d.preset, key).find((c) => String(c) === e.target.value);
+        onValue(value);
+      },
+    }, choicesOf(d.preset, key).map((c) => h('option', { value: String(c), selected: d[key] === c }, optionLabel(c)))),
+    fieldError(errors, key));
+}
+
+/** The preset select (every preset the server offers). */
+export function presetSelect(prefix, d, onPreset, errors) {
+  return h('div', { class: 'field' },
+    h('label', { for: `${prefix}-preset`, class: 'field-label' }, t('create.preset')),
+    h('select', {
+      id: `${prefix}-preset`,
+      class: 'input',
+      'data-testid': `${prefix}-preset`,
+      'data-focus': `${prefix}-preset`,
+      onChange: (e) => onPreset(e.target.value),
+    }, presetNames().map((p) => h('option', { value: p, selected: d.preset === p }, t(`create.preset.${p}`)))),
+    fieldError(errors, 'preset'));
+}
+
+/** Public, and whether others may take a bot's seat (its default follows `public` until set). */
+export function visibilityFields(prefix, d, set, act) {
+  const joinBots = fieldOf(d.preset, 'allow_join_bots');
+  return [
+    h('label', { class: 'check' },
       h('input', {
         type: 'checkbox',
-        checked: Boolean(d[key]) && !disabled,
-        disabled,
-        'data-testid': `${prefix}-${key.replaceAll('_', '-')}`,
-        'data-focus': `${prefix}-${key}`,
-        onChange: (e) => set(key, e.target.checked, true),
+        checked: Boolean(d.public),
+        'data-testid': `${prefix}-public`,
+        'data-focus': `${prefix}-public`,
+        onChange: (e) => {
+          set('public', e.target.checked);
+          if (joinBots && !d.joinBotsChosen) {
+            set('allow_join_bots', joinBotsDefault(d.preset, e.target.checked));
+            act.redraw();
+          }
+        },
       }),
-      h('span', {}, label, hint ? h('span', { class: 'muted small block' }, hint) : null)),
-    fieldError(errors, key));
+      h('span', {}, t('create.public'))),
+    joinBots ? h('label', { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        checked: Boolean(d.allow_join_bots),
+        'data-testid': `${prefix}-allow-join-bots`,
+        'data-focus': `${prefix}-allow-join-bots`,
+        onChange: (e) => {
+          set('joinBotsChosen', true);
+          set('allow_join_bots', e.target.checked);
+        },
+      }),
+      h('span', {}, t('create.allow_join_bots'))) : null,
+  ];
+}
+
+/** The Klasik options: players, 7 tiles (where its `when` allows), discards, 0-0 counts 25,
+ * scoring and its length; the choices are the preset's. */
+export function klasikFields(prefix, d, set, errors) {
+  const check = (key, label, hint) => {
+    const field = fieldOf(d.preset, key);
+    if (!field) return null;
+    const disabled = !fieldShown(field, d);
+    return h('div', { class: 'field check-field' },
+      h('label', { class: `check${disabled ? ' disabled' : ''}` },
+        h('input', {
+          type: 'checkbox',
+          checked: Boolean(d[key]) && !disabled,
+          disabled,
+          'data-testid': `${prefix}-${key.replaceAll('_', '-')}`,
+          'data-focus': `${prefix}-${key}`,
+          onChange: (e) => set(key, e.target.checked, true),
+        }),
+        h('span', {}, label, hint && (disabled || key !== 'seven_tiles') ? h('span', { class: 'muted small block' }, hint) : null)),
+      fieldError(errors, key));
+  };
+  const only = (fieldOf(d.preset, 'seven_tiles') || {}).when;
+  const onlyHint = only && only.players ? t('klasik.seven_tiles.only', { n: only.players.join('/') }) : null;
   return h('fieldset', { class: 'field klasik-options', 'data-testid': `${prefix}-klasik-options` },
     h('legend', { class: 'field-label' }, t('klasik.options')),
     h('div', { class: 'field-row' },
-      h('div', { class: 'field' },
-        h('label', { for: `${prefix}-players`, class: 'field-label' }, t('klasik.players')),
-        h('select', {
-          id: `${prefix}-players`,
-          class: 'input',
-          'data-testid': `${prefix}-players`,
-          'data-focus': `${prefix}-players`,
-          onChange: (e) => {
-            const n = Number(e.target.value) === 5 ? 5 : 4;
-            if (n === 5) set('seven_tiles', false);
-            set('players', n, true);
-          },
-        }, [4, 5].map((n) => h('option', { value: String(n), selected: d.players === n }, t('klasik.players.n', { n })))),
-        fieldError(errors, 'players')),
-      h('div', { class: 'field' },
-        h('label', { for: `${prefix}-scoring`, class: 'field-label' }, t('klasik.scoring')),
-        h('select', {
-          id: `${prefix}-scoring`,
-          class: 'input',
-          'data-testid': `${prefix}-scoring`,
-          'data-focus': `${prefix}-scoring`,
-          onChange: (e) => set('scoring', e.target.value === 'penalty' ? 'penalty' : 'difference', true),
-        }, ['difference', 'penalty'].map((k) => h('option', { value: k, selected: d.scoring === k }, t(`klasik.scoring.${k}`)))),
-        fieldError(errors, 'scoring')),
+      fieldOf(d.preset, 'players') ? choiceSelect(prefix, 'players', d, t('klasik.players'),
+        (n) => t('klasik.players.n', { n }), (n) => set('players', n, true), errors) : null,
+      fieldOf(d.preset, 'scoring') ? choiceSelect(prefix, 'scoring', d, t('klasik.scoring'),
+        (k) => t(`klasik.scoring.${k}`), (k) => set('scoring', k, true), errors) : null,
       lengthField(prefix, d, set, errors)),
-    check('seven_tiles', t('klasik.seven_tiles'), d.players === 5 ? t('klasik.seven_tiles.only4') : null, d.players === 5),
+    check('seven_tiles', t('klasik.seven_tiles'), onlyHint),
     check('discard', t('klasik.discard'), t('klasik.discard.hint')),
     check('zero_zero_25', t('klasik.zero_zero_25'), null));
 }
 
+/** Whether a preset has the Klasik options (its fields say so, not its name). */
+export function hasKlasikOptions(preset) {
+  return Boolean(fieldOf(preset, 'players') || fieldOf(preset, 'scoring'));
+}
+
 /**
  * @param {object} state the app state
- * @param {object} act {saveName, editName, createTable, joinCode, openTable(code, sit)}
+ * @param {object} act {saveName, editName, createTable, joinCode, openTable(code, sit), quickPlay,
+ *   moreRooms, loadPresets}
  */
 export function lobbyView(state, act) {
-  // Two regions (see dom.patchRegions): the table list refreshes every few seconds without
-  // touching the forms on the left.
+  // Regions (see dom.patchRegions): the table list refreshes every few seconds without
+  // touching the forms.
   const p = state.player;
-  const formsSig = JSON.stringify([p && p.name, state.drafts.editingName, state.drafts.create, state.lobby.busy,
-    state.lobby.createError]);
-  const tablesSig = JSON.stringify([state.lobby.rooms, state.lobby.error]);
+  const nameSig = JSON.stringify([p && p.name, state.drafts.editingName]);
+  const quickSig = JSON.stringify([state.presets, state.drafts.quick, state.lobby.quickBusy]);
+  const formsSig = JSON.stringify([state.presets, state.drafts.create, state.lobby.busy, state.lobby.createError]);
+  const tablesSig = JSON.stringify([state.lobby.rooms, state.lobby.extra, state.lobby.next, state.lobby.more,
+    state.lobby.error]);
   return h('section', {
     class: 'lobby',
     'data-testid': 'lobby',
@@ -145,11 +185,77 @@ export function lobbyView(state, act) {
     h('h1', { id: 'lobby-title' }, t('app.name')),
     h('p', { class: 'tagline' }, t('app.tagline'))),
   h('div', { class: 'lobby-grid' },
-    h('div', { class: 'lobby-col', 'data-region': 'forms', 'data-sig': formsSig },
-      nameCard(state, act),
+    h('div', { class: 'lobby-col lobby-top', 'data-region': 'name', 'data-sig': nameSig }, nameCard(state, act)),
+    h('div', { class: 'lobby-col lobby-quick', 'data-region': 'quick', 'data-sig': quickSig }, quickCard(state, act)),
+    h('div', { class: 'lobby-col lobby-tables', 'data-region': 'tables', 'data-sig': tablesSig }, tablesCard(state, act)),
+    h('div', { class: 'lobby-col lobby-forms', 'data-region': 'forms', 'data-sig': formsSig },
       createCard(state, act),
-      joinCard(state, act)),
-    h('div', { class: 'lobby-col', 'data-region': 'tables', 'data-sig': tablesSig }, tablesCard(state, act))));
+      joinCard(state, act))));
+}
+
+/** A server-data problem in place of a form: the presets did not load. */
+function presetsMissing(state, act, title) {
+  return h('div', { class: 'card', 'data-testid': 'presets-missing' },
+    title ? h('h2', {}, title) : null,
+    h('p', { class: 'muted', role: state.presets === 'error' ? 'alert' : 'status' },
+      state.presets === 'error' ? t('presets.error') : t('presets.loading')),
+    state.presets === 'error'
+      ? h('button', { type: 'button', class: 'btn', 'data-focus': `presets-retry-${title}`, onClick: act.loadPresets }, t('conn.retry'))
+      : null);
+}
+
+/** Play now: Tunggal or Ganda, the clock, and one big button to a table that starts soon. */
+function quickCard(state, act) {
+  const q = state.drafts.quick;
+  const choices = quickplayChoices();
+  if (state.presets !== 'ready' || !q || !choices) return presetsMissing(state, act, null);
+  const seg = (key, value, label, hint) => h('label', { class: `seg${q[key] === value ? ' on' : ''}` },
+    h('input', {
+      type: 'radio',
+      name: `quick-${key}`,
+      value: String(value),
+      checked: q[key] === value,
+      'data-testid': `quickplay-${key === 'turn_seconds' ? 'turn' : key}-${value}`,
+      'data-focus': `quick-${key}-${value}`,
+      onChange: () => {
+        q[key] = value;
+        act.redraw();
+      },
+    }),
+    h('span', { class: 'seg-title' }, label),
+    hint ? h('span', { class: 'seg-hint' }, hint) : null);
+  return h('form', {
+    class: 'card quick-card',
+    'data-testid': 'quickplay',
+    'aria-labelledby': 'quick-title',
+    onSubmit: (e) => {
+      e.preventDefault();
+      act.quickPlay();
+    },
+  },
+  h('h2', { id: 'quick-title' }, t('quick.title')),
+  h('p', { class: 'muted small quick-hint' }, t('quick.hint')),
+  choices.presets.length > 1 ? h('fieldset', { class: 'field' },
+    h('legend', { class: 'field-label' }, t('create.preset')),
+    h('div', { class: 'segmented' }, choices.presets.map((p) => seg('preset', p, t(`create.preset.${p}`), null)))) : null,
+  h('fieldset', { class: 'field' },
+    h('legend', { class: 'field-label' }, t('create.mode')),
+    h('div', { class: 'segmented' }, choices.modes.map((m) => seg('mode', m, modeLabel(m), t(`mode.${m}.hint`))))),
+  h('fieldset', { class: 'field' },
+    h('legend', { class: 'field-label' }, t('create.timer')),
+    h('div', { class: `segmented cols-${choices.turn_seconds.length}` },
+      choices.turn_seconds.map((n) => seg('turn_seconds', n, t('seconds', { n }), null)))),
+  h('button', {
+    type: 'submit',
+    class: 'btn btn-gold btn-block btn-huge',
+    'data-testid': 'quickplay-submit',
+    'data-focus': 'quickplay-submit',
+    disabled: state.lobby.quickBusy,
+  }, h('span', { class: 'btn-huge-title' }, t('quick.submit')),
+  h('span', { class: 'btn-huge-sub' }, [
+    choices.presets.length > 1 ? null : t(`create.preset.${q.preset}`),
+    modeLabel(q.mode), t('seconds', { n: q.turn_seconds }),
+  ].filter(Boolean).join(' · '))));
 }
 
 export function nameCard(state, act, { compact = false } = {}) {
@@ -202,11 +308,13 @@ export function nameCard(state, act, { compact = false } = {}) {
 
 function createCard(state, act) {
   const d = state.drafts.create;
+  if (state.presets !== 'ready' || !d) return presetsMissing(state, act, t('create.title'));
   const errors = state.lobby.createError;
   const set = (key, value, rerender = false) => {
     d[key] = value;
     if (rerender) act.redraw();
   };
+  const modes = choicesOf(d.preset, 'mode');
   const radio = (mode) => h('label', { class: `seg${d.mode === mode ? ' on' : ''}` },
     h('input', {
       type: 'radio',
@@ -219,6 +327,7 @@ function createCard(state, act) {
     }),
     h('span', { class: 'seg-title' }, modeLabel(mode)),
     h('span', { class: 'seg-hint' }, t(`mode.${mode}.hint`)));
+  const klasik = hasKlasikOptions(d.preset);
 
   return h('form', {
     class: 'card create-card',
@@ -230,46 +339,23 @@ function createCard(state, act) {
     },
   },
   h('h2', { id: 'create-title' }, t('create.title')),
-  h('div', { class: 'field' },
-    h('label', { for: 'create-preset', class: 'field-label' }, t('create.preset')),
-    h('select', {
-      id: 'create-preset',
-      class: 'input',
-      'data-testid': 'create-preset',
-      'data-focus': 'create-preset',
-      onChange: (e) => {
-        Object.assign(d, presetDefaults(e.target.value, d));
-        act.clearCreateError();
-        act.redraw();
-      },
-    }, PRESETS.map((p) => h('option', { value: p, selected: d.preset === p }, t(`create.preset.${p}`)))),
-    fieldError(errors, 'preset')),
-  d.preset === 'klasik' ? null : h('fieldset', { class: 'field' },
+  presetSelect('create', d, (preset) => {
+    state.drafts.create = presetDefaults(preset, d);
+    act.clearCreateError();
+    act.redraw();
+  }, errors),
+  // One mode only (Klasik is Tunggal): nothing to choose.
+  modes.length > 1 ? h('fieldset', { class: 'field' },
     h('legend', { class: 'field-label' }, t('create.mode')),
-    h('div', { class: 'segmented' }, radio('tunggal'), radio('ganda')),
-    fieldError(errors, 'mode')),
+    h('div', { class: 'segmented' }, modes.map(radio)),
+    fieldError(errors, 'mode')) : null,
   h('div', { class: 'field-row' },
-    h('div', { class: 'field' },
-      h('label', { for: 'create-timer', class: 'field-label' }, t('create.timer')),
-      h('select', {
-        id: 'create-timer',
-        class: 'input',
-        'data-testid': 'create-turn-seconds',
-        'data-focus': 'create-turn-seconds',
-        onChange: (e) => set('turn_seconds', Number(e.target.value)),
-      }, TIMERS.map((n) => h('option', { value: String(n), selected: d.turn_seconds === n }, t('seconds', { n }))))),
-    d.preset === 'klasik' ? null : lengthField('create', d, set, errors)),
-  d.preset === 'klasik' ? klasikFields('create', d, set, errors) : null,
-  fieldError(errors, null, KNOWN_FIELDS),
-  h('label', { class: 'check' },
-    h('input', {
-      type: 'checkbox',
-      checked: d.public,
-      'data-testid': 'create-public',
-      'data-focus': 'create-public',
-      onChange: (e) => set('public', e.target.checked),
-    }),
-    h('span', {}, t('create.public'))),
+    choiceSelect('create', 'turn_seconds', d, t('create.timer'), (n) => t('seconds', { n }),
+      (n) => set('turn_seconds', n), errors),
+    klasik ? null : lengthField('create', d, set, errors)),
+  klasik ? klasikFields('create', d, set, errors) : null,
+  fieldError(errors, null, knownFields(d.preset)),
+  visibilityFields('create', d, set, act),
   h('button', {
     type: 'submit',
     class: 'btn btn-primary btn-block',
@@ -333,33 +419,48 @@ function joinCard(state, act) {
 }
 
 function tablesCard(state, act) {
-  const rooms = state.lobby.rooms;
+  const first = state.lobby.rooms;
   let body;
-  if (rooms === null) body = h('p', { class: 'muted' }, state.lobby.error ? t('tables.error') : t('tables.loading'));
-  else if (!rooms.length) body = h('p', { class: 'muted empty' }, t('tables.empty'));
-  else body = h('ul', { class: 'room-list', 'data-testid': 'rooms-list' }, rooms.map((room) => roomRow(room, act)));
+  if (first === null) body = h('p', { class: 'muted' }, state.lobby.error ? t('tables.error') : t('tables.loading'));
+  else {
+    // Later pages are kept as loaded; a room that moved up to the first page is shown once.
+    const seen = new Set(first.map((r) => r.code));
+    const rooms = [...first, ...state.lobby.extra.filter((r) => !seen.has(r.code))];
+    body = rooms.length
+      ? h('ul', { class: 'room-list', 'data-testid': 'rooms-list' }, rooms.map((room) => roomRow(room, act)))
+      : h('p', { class: 'muted empty' }, t('tables.empty'));
+  }
   return h('section', { class: 'card tables-card', 'aria-labelledby': 'tables-title', 'data-testid': 'tables' },
     h('h2', { id: 'tables-title' }, t('tables.title')),
-    state.lobby.error && rooms ? h('p', { class: 'muted small' }, t('tables.error')) : null,
-    body);
+    state.lobby.error && first ? h('p', { class: 'muted small' }, t('tables.error')) : null,
+    body,
+    state.lobby.next ? h('button', {
+      type: 'button',
+      class: 'btn btn-block rooms-more',
+      'data-testid': 'rooms-more',
+      'data-focus': 'rooms-more',
+      disabled: state.lobby.more,
+      onClick: act.moreRooms,
+    }, state.lobby.more ? t('tables.loading') : t('tables.more')) : null);
 }
 
 function roomRow(room, act) {
   const s = room.settings;
-  const total = room.seats.length || 4;
-  const full = room.seatsTaken >= total;
-  const canSit = room.status === 'open' && !full;
+  const total = room.seats.length;
+  const full = total > 0 && room.seatsTaken >= total;
+  const canSit = room.seatsFree !== null ? room.seatsFree > 0 : room.status === 'open' && !full;
   return h('li', { class: 'room-row', 'data-testid': 'room-row', 'data-code': room.code, 'data-status': room.status },
     h('div', { class: 'room-main' },
       h('div', { class: 'room-title' },
         h('span', { class: 'room-name' }, room.hostName ? t('tables.host', { name: room.hostName }) : room.code),
-        h('span', { class: `status-pill status-${room.status}` }, t(`status.${room.status}`) || room.status)),
+        h('span', { class: `status-pill status-${room.status}` }, t(`status.${room.status}`) || room.status),
+        room.quickplay ? h('span', { class: 'status-pill status-quick', 'data-testid': 'room-quick' }, t('tables.quick')) : null),
       h('div', { class: 'room-facts' },
         s.preset === 'klasik' ? h('span', { class: 'mode-pill mode-klasik' }, t('create.preset.klasik')) : null,
         h('span', { class: `mode-pill mode-${s.mode}` }, modeLabel(s.mode)),
         h('span', {}, t('seconds', { n: s.turn_seconds })),
         h('span', {}, lengthLabel(s)),
-        h('span', { 'data-testid': 'room-seats' }, t('tables.seats', { n: room.seatsTaken, total })),
+        total ? h('span', { 'data-testid': 'room-seats' }, t('tables.seats', { n: room.seatsTaken, total })) : null,
         h('span', { 'data-testid': 'room-watchers' }, t('tables.watchers', { n: room.spectators })),
         h('span', { class: 'room-code-small', 'aria-hidden': 'true' }, room.code))),
     h('div', { class: 'room-actions' },
@@ -371,7 +472,7 @@ function roomRow(room, act) {
           'data-code': room.code,
           'data-focus': `join-${room.code}`,
           onClick: () => act.openTable(room.code, true),
-        }, t('tables.join'))
+        }, room.status === 'playing' ? t('tables.take_bot') : t('tables.join'))
         : null,
       h('button', {
         type: 'button',

@@ -1,14 +1,14 @@
 // Before the set: the room's code and link, the four seats, the host's controls.
 
 import { h } from '../dom.js';
-import { t, lang } from '../i18n.js';
+import { t, lang, has } from '../i18n.js';
 import { modeLabel, lengthLabel, initials } from './common.js';
 import {
-  nameCard, presetDefaults, settingsPayload, klasikFields, lengthField, fieldError,
+  nameCard, presetDefaults, settingsPayload, klasikFields, lengthField, fieldError, presetSelect,
+  choiceSelect, visibilityFields, hasKlasikOptions, knownFields,
 } from './lobby.js';
 import { icon } from '../icons.js';
-
-const TIMERS = [15, 30, 60];
+import { choicesOf, quickplayLike } from '../presets.js';
 
 export function roomView(state, act) {
   const room = state.room;
@@ -23,6 +23,8 @@ export function roomView(state, act) {
     return h('section', { class: 'room-screen narrow' },
       h('div', { class: 'card loading-card', role: 'status' }, t('room.loading')));
   }
+  if (isClosed(room)) return closedView(state, act);
+  if (room.full) return fullView(state, act);
   const me = room.playerId || (state.player && state.player.player_id);
   const isHost = Boolean(me && info.hostId === me);
   const mySeat = info.seats.find((x) => me && x.player_id === me);
@@ -86,13 +88,101 @@ export function roomView(state, act) {
   h('h2', { id: 'seats-title', class: 'sr-only' }, t('room.seats')),
   h('ol', { class: `seat-cards mode-${info.settings.mode} seats-${info.seats.length}`, 'data-testid': 'seat-cards' },
     info.seats.map((seat) => seatCard(seat, { room, info, me, isHost, mySeat, act }))),
-  info.status === 'finished' ? h('p', { class: 'muted center' }, t('room.finished')) : null),
+  null),
   h('div', {
     'data-region': 'host',
     'data-sig': sig(isHost, room.settingsDraft, info.settings, info.status, room.busy, taken, room.settingsError,
       info.seats.length),
   },
-  isHost ? hostControls(room, info, taken, act) : h('p', { class: 'waiting-note', role: 'status' }, t('room.waiting_host'))));
+  isHost ? hostControls(room, info, taken, act) : waitingNote(info, mySeat, act)));
+}
+
+/** Closed by its host, for idleness or for want of players; or abandoned mid-set. */
+export function isClosed(room) {
+  const status = room.info && room.info.status;
+  return room.halted === 'room_closed' || status === 'closed' || status === 'abandoned';
+}
+
+/** Where a player goes from a dead end: the lobby, or straight to a table that starts soon. */
+function wayOut(act, prefix, { watch = null, settings = null } = {}) {
+  const choice = quickplayLike(settings);
+  return h('div', { class: 'way-out' },
+    h('button', {
+      type: 'button',
+      class: 'btn btn-gold btn-large btn-stack',
+      'data-testid': `${prefix}-quickplay`,
+      'data-focus': `${prefix}-quickplay`,
+      onClick: () => act.quickPlay(choice),
+    }, h('span', {}, t('quick.submit')),
+    choice ? h('span', { class: 'btn-huge-sub' },
+      [t(`create.preset.${choice.preset}`), modeLabel(choice.mode), t('seconds', { n: choice.turn_seconds })].join(' · ')) : null),
+    watch,
+    h('a', {
+      class: 'btn',
+      href: '/',
+      'data-testid': `${prefix}-lobby`,
+      'data-focus': `${prefix}-lobby`,
+      onClick: act.toLobby,
+    }, t('nav.back_lobby')));
+}
+
+// The dead-end pages carry no data-screen: without regions to patch, patchRegions would keep the
+// old page whole, and the reason (which arrives a moment after the status) would never show.
+function closedView(state, act) {
+  const room = state.room;
+  const info = room.info;
+  const abandoned = info.status === 'abandoned';
+  const reason = abandoned ? 'abandoned' : (room.closedReason || info.closedReason || 'closed');
+  return h('section', {
+    class: 'room-screen narrow',
+    'data-testid': 'room-closed',
+    'data-status': abandoned ? 'abandoned' : 'closed',
+    'data-reason': reason,
+    'aria-labelledby': 'closed-title',
+  },
+  h('div', { class: 'card dead-end-card' },
+    h('span', { class: 'dead-end-icon', 'aria-hidden': 'true' }, icon('door')),
+    h('h1', { id: 'closed-title' }, abandoned ? t('closed.title.abandoned') : t('closed.title')),
+    h('p', { class: 'muted', 'data-testid': 'room-closed-reason' },
+      has(`closed.reason.${reason}`) ? t(`closed.reason.${reason}`) : t('closed.reason.closed')),
+    h('p', { class: 'muted small' }, t('room.code'), ' ', h('strong', {}, info.code || room.code)),
+    wayOut(act, 'closed', { settings: info.settings })));
+}
+
+function fullView(state, act) {
+  const room = state.room;
+  const info = room.info;
+  return h('section', {
+    class: 'room-screen narrow',
+    'data-testid': 'room-full',
+    'aria-labelledby': 'full-title',
+  },
+  h('div', { class: 'card dead-end-card' },
+    h('span', { class: 'dead-end-icon', 'aria-hidden': 'true' }, icon('eye')),
+    h('h1', { id: 'full-title' }, t('full.title')),
+    h('p', { class: 'muted' }, t('full.body')),
+    h('p', { class: 'muted small' },
+      h('span', { class: `mode-pill mode-${info.settings.mode}` }, modeLabel(info.settings.mode)), ' ',
+      t('seconds', { n: info.settings.turn_seconds }), ' · ', lengthLabel(info.settings)),
+    info.hostName ? h('p', { class: 'muted small' }, t('room.host_is', { name: info.hostName })) : null,
+    wayOut(act, 'full', {
+      settings: info.settings,
+      watch: h('button', {
+        type: 'button',
+        class: 'btn',
+        'data-testid': 'full-watch',
+        'data-focus': 'full-watch',
+        onClick: act.watchFull,
+      }, icon('eye'), ' ', t('full.watch')),
+    })));
+}
+
+/** A seated non-host before the start: what happens next, and a way out that is not a trap. */
+function waitingNote(info, mySeat, act) {
+  return h('div', { class: 'waiting-block' },
+    h('p', { class: 'waiting-note', role: 'status', 'data-testid': 'waiting-note' },
+      info.quickplay ? t('room.quick_waiting') : t('room.waiting_host')),
+    mySeat ? null : wayOut(act, 'waiting', { settings: info.settings }));
 }
 
 function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
@@ -162,7 +252,7 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
       h('div', { class: 'seat-card-name', 'data-testid': 'seat-card-name' }, name),
       h('div', { class: 'badges' },
         mine ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
-        seat.player_id && seat.player_id === info.hostId ? h('span', { class: 'badge' }, t('seat.host')) : null,
+        seat.player_id && seat.player_id === info.hostId ? h('span', { class: 'badge', 'data-testid': 'host-badge' }, t('seat.host')) : null,
         seat.bot ? h('span', { class: 'badge badge-bot' }, t('seat.bot_badge')) : null,
         seat.player_id && connected !== undefined
           ? h('span', { class: `presence ${connected ? 'on' : 'off'}` }, connected ? t('seat.online') : t('seat.offline'))
@@ -178,10 +268,13 @@ function hostControls(room, info, taken, act) {
     if (rerender) act.redraw();
   };
   const open = info.status === 'open';
-  const seatsNeeded = info.seats.length || 4;
-  const klasik = draft.preset === 'klasik';
+  const seatsNeeded = info.seats.length;
+  const free = info.seats.filter((x) => !x.player_id && !x.bot).length;
+  const klasik = hasKlasikOptions(draft.preset);
+  const modes = choicesOf(draft.preset, 'mode');
   return h('div', { class: 'host-controls' },
-    open ? h('form', {
+    // A quick-play table keeps the settings people were matched on.
+    open && !info.quickplay ? h('form', {
       class: 'card settings-card',
       'data-testid': 'settings-form',
       'aria-labelledby': 'settings-title',
@@ -192,41 +285,35 @@ function hostControls(room, info, taken, act) {
     },
     h('h2', { id: 'settings-title' }, t('room.settings')),
     h('div', { class: 'field-row' },
-      h('div', { class: 'field' },
-        h('label', { for: 'settings-preset', class: 'field-label' }, t('create.preset')),
-        h('select', {
-          id: 'settings-preset',
-          class: 'input',
-          'data-testid': 'settings-preset',
-          'data-focus': 'settings-preset',
-          onChange: (e) => {
-            room.settingsDraft = { ...draft, ...presetDefaults(e.target.value, draft) };
-            room.settingsError = null;
-            act.redraw();
-          },
-        },
-        ['pordi', 'klasik'].map((p) => h('option', { value: p, selected: draft.preset === p }, t(`create.preset.${p}`)))),
-        fieldError(errors, 'preset')),
-      klasik ? null : h('div', { class: 'field' },
-        h('label', { for: 'settings-mode', class: 'field-label' }, t('create.mode')),
-        h('select', { id: 'settings-mode', class: 'input', 'data-testid': 'settings-mode', 'data-focus': 'settings-mode', onChange: (e) => edit('mode', e.target.value, true) },
-          ['tunggal', 'ganda'].map((m) => h('option', { value: m, selected: draft.mode === m }, modeLabel(m)))),
-        fieldError(errors, 'mode')),
-      h('div', { class: 'field' },
-        h('label', { for: 'settings-timer', class: 'field-label' }, t('create.timer')),
-        h('select', { id: 'settings-timer', class: 'input', 'data-testid': 'settings-turn-seconds', 'data-focus': 'settings-turn-seconds', onChange: (e) => edit('turn_seconds', Number(e.target.value)) },
-          TIMERS.map((n) => h('option', { value: String(n), selected: draft.turn_seconds === n }, t('seconds', { n }))))),
+      presetSelect('settings', draft, (preset) => {
+        room.settingsDraft = presetDefaults(preset, draft);
+        room.settingsError = null;
+        act.redraw();
+      }, errors),
+      modes.length > 1
+        ? choiceSelect('settings', 'mode', draft, t('create.mode'), modeLabel, (m) => edit('mode', m, true), errors)
+        : null,
+      choiceSelect('settings', 'turn_seconds', draft, t('create.timer'), (n) => t('seconds', { n }),
+        (n) => edit('turn_seconds', n), errors),
       klasik ? null : lengthField('settings', draft, edit, errors)),
     klasik ? klasikFields('settings', draft, edit, errors) : null,
-    fieldError(errors, null, ['preset', 'mode', 'players', 'seven_tiles', 'discard', 'zero_zero_25', 'scoring',
-      'deals_per_set', 'target_points']),
-    h('label', { class: 'check' },
-      h('input', { type: 'checkbox', checked: draft.public, 'data-testid': 'settings-public', 'data-focus': 'settings-public', onChange: (e) => edit('public', e.target.checked) }),
-      h('span', {}, t('create.public'))),
+    fieldError(errors, null, knownFields(draft.preset)),
+    visibilityFields('settings', { ...draft, joinBotsChosen: true }, edit, act),
     h('button', { type: 'submit', class: 'btn', 'data-testid': 'settings-save', 'data-focus': 'settings-save', disabled: room.busy }, t('room.settings.save')))
       : null,
     h('div', { class: 'start-row' },
+      info.quickplay && open && free > 0
+        ? h('p', { class: 'waiting-note', role: 'status', 'data-testid': 'waiting-note' }, t('room.quick_waiting'))
+        : null,
       taken < seatsNeeded ? h('p', { class: 'muted', 'data-testid': 'start-hint' }, t('room.need_seats', { n: taken, total: seatsNeeded })) : null,
+      open && free > 0 ? h('button', {
+        type: 'button',
+        class: 'btn btn-block',
+        'data-testid': 'fill-bots-button',
+        'data-focus': 'fill-bots',
+        disabled: room.busy,
+        onClick: act.fillBots,
+      }, icon('bot'), ' ', t('room.fill_bots', { n: free })) : null,
       h('button', {
         type: 'button',
         class: 'btn btn-primary btn-large',
@@ -234,5 +321,13 @@ function hostControls(room, info, taken, act) {
         'data-focus': 'start-button',
         disabled: taken < seatsNeeded || room.busy || !open,
         onClick: act.startSet,
-      }, t('room.start'))));
+      }, t('room.start')),
+      h('button', {
+        type: 'button',
+        class: 'btn btn-ghost btn-small btn-danger-text',
+        'data-testid': 'close-room-button',
+        'data-focus': 'close-room',
+        disabled: room.busy,
+        onClick: act.closeRoom,
+      }, t('room.close'))));
 }

@@ -8,7 +8,7 @@ import { renderBoard } from '../board.js';
 import {
   bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, remainingMs,
 } from '../game.js';
-import { seatLabel, modeLabel, initials } from './common.js';
+import { seatLabel, modeLabel, initials, takeableSeats } from './common.js';
 import { resultPanel } from './results.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
@@ -22,11 +22,12 @@ export function tableView(state, act) {
   const ctx = {
     state, room, game, view, info, act, me,
     bottom: bottomSeat(room.role, room.seat),
-    n: view.players || 4,
+    n: view.players,
     legal: legalByTile(view.legal),
     myTurn: view.phase === 'playing' && me !== null && view.turn === me,
     isHost: Boolean(info && room.playerId && info.hostId === room.playerId),
-    turnMs: ((info && info.settings.turn_seconds) || 15) * 1000,
+    // The room's clock (always in its settings); without it the ring stays full.
+    turnMs: info && info.settings.turn_seconds ? info.settings.turn_seconds * 1000 : null,
     klasik: view.preset === 'klasik',
   };
   // Klasik: a seat that cannot place must discard; its legal list is then only discards.
@@ -173,7 +174,7 @@ function seatPanel(i, ctx) {
     h('div', {
       class: `avatar-ring${clockHere ? ' running' : ''}`,
       'data-countdown-ring': clockHere ? '' : null,
-      style: { '--p': rem === null ? 0 : Math.min(1, rem / ctx.turnMs) },
+      style: { '--p': rem === null ? 0 : Math.min(1, ctx.turnMs ? rem / ctx.turnMs : 1) },
     },
     h('span', { class: `avatar seat-color-${i}`, 'aria-hidden': 'true' }, entry.bot ? icon('bot') : initials(name))),
     connected !== null
@@ -239,8 +240,23 @@ function flashBadge(key, props, ...children) {
 function handArea(ctx) {
   const { view, room, me } = ctx;
   if (me === null || !Array.isArray(view.hand)) {
+    const mine = room.playerId || (ctx.state.player && ctx.state.player.player_id);
+    const offers = me === null && view.phase !== 'set_over' ? takeableSeats(ctx.info, mine) : [];
     return h('div', { class: 'hand-area spectator' },
-      h('p', { class: 'muted center' }, h('span', { class: 'spectator-badge' }, icon('eye'), ' ', t('table.spectating'))));
+      h('p', { class: 'muted center' }, h('span', { class: 'spectator-badge' }, icon('eye'), ' ', t('table.spectating'))),
+      offers.length ? h('div', { class: 'take-seats', 'data-testid': 'take-seats' },
+        offers.slice(0, 3).map((offer) => h('button', {
+          type: 'button',
+          class: `btn ${offer.kind === 'back' ? 'btn-gold' : 'btn-primary'} btn-small`,
+          'data-testid': 'take-seat-button',
+          'data-seat': offer.seat,
+          'data-kind': offer.kind,
+          'data-focus': `take-${offer.seat}`,
+          disabled: room.busy,
+          onClick: () => ctx.act.sit(offer.seat),
+        }, offer.kind === 'back'
+          ? t('table.take_back', { n: offer.seat + 1 })
+          : t('table.take_bot', { n: offer.seat + 1 })))) : null);
   }
   const choosing = room.choosing;
   const pending = Boolean(room.pending);
@@ -317,7 +333,7 @@ function turnIndicator(ctx) {
         ? h('span', { class: 'discard-prompt', 'data-testid': 'discard-prompt', role: 'status' }, t('discard.prompt'))
         : null,
       ctx.legal.size === 0 ? h('span', { class: 'muted small' }, t('table.no_moves')) : null,
-      h('span', { class: 'turn-bar', 'data-countdown-ring': '', style: { '--p': rem === null ? 0 : Math.min(1, rem / ctx.turnMs) }, 'aria-hidden': 'true' }, h('span')));
+      h('span', { class: 'turn-bar', 'data-countdown-ring': '', style: { '--p': rem === null ? 0 : Math.min(1, ctx.turnMs ? rem / ctx.turnMs : 1) }, 'aria-hidden': 'true' }, h('span')));
   }
   return h('div', { class: 'turn-indicator', 'data-testid': 'turn-indicator', 'data-mine': 'false' },
     t('table.turn.other', { name: seatLabel(room, view.turn) }));
