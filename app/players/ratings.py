@@ -66,17 +66,20 @@ def is_rated_room(settings: Mapping[str, Any]) -> bool:
 
 def seat_ranks(rules: engine.RuleSet, scores: Sequence[int], left: set[int]) -> list[int]:
     """Each seat's rank, 1 = best, ties sharing a rank (1, 2, 2, 4). Seats in ``left`` (their
-    human went and a bot took over) come after everyone else; in Ganda a team ranks by its
-    shared score, and last if one of its players left."""
+    human went and a bot took over) share the last place; in Ganda a team ranks by its shared
+    score, and last if one of its players left."""
     lower_wins = rules.set_goal == "least_after_deals"
 
     def key(seat: int) -> tuple[bool, int]:
-        sides = rules.partners(seat)
-        gone = any(s in left for s in sides)
-        return gone, scores[seat] if lower_wins else -scores[seat]
+        if any(s in left for s in rules.partners(seat)):
+            return True, 0  # everyone who left shares the last place
+        return False, scores[seat] if lower_wins else -scores[seat]
 
-    keys = [key(seat) for seat in range(rules.players)]
-    return [1 + sum(other < mine for other in keys) for mine in keys]
+    sides = {rules.team_of(seat): key(seat) for seat in range(rules.players)}
+    return [
+        1 + sum(other < sides[rules.team_of(seat)] for other in sides.values())
+        for seat in range(rules.players)
+    ]
 
 
 @dataclass(frozen=True)
