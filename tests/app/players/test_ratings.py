@@ -7,9 +7,6 @@ sets through the real server.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
-
 import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import select
@@ -19,11 +16,8 @@ from app.players.ratings import displayed, seat_ranks
 from app.rooms.store import MoveRecord
 from app.store.db import Database
 from app.store.games import SqlGameStore
-from app.store.models import Player, Rating, RatingChange, Room, Seat, SetPlayer
-from tests.conftest import TEST_SECRET_KEY
-
-AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
+from app.store.models import Rating, RatingChange, SetPlayer
+from tests.app.players.conftest import AT, play_set, seated_room
 
 # --- ranks (pure) -------------------------------------------------------------------------------
 
@@ -58,57 +52,6 @@ def test_displayed_rating_of_a_new_player_is_1500() -> None:
 # --- the store: lineup at the start, ratings at the end -----------------------------------------
 
 
-async def _table(
-    db: Database, *, mode: str, rated: bool, bots: tuple[int, ...] = ()
-) -> tuple[str, list[str]]:
-    """A room whose seats are taken (humans, or bots in ``bots``); returns (room id, players)."""
-    async with db.session() as session, session.begin():
-        players = [Player(name=f"P{i}", token_hash=f"{i:064d}") for i in range(4)]
-        session.add_all(players)
-        await session.flush()
-        room = Room(
-            code="ABCDEF",
-            host_id=players[0].id,
-            settings={"preset": "pordi", "mode": mode, "turn_seconds": 15, "rated": rated},
-            status="playing",
-        )
-        session.add(room)
-        await session.flush()
-        for seat, player in enumerate(players):
-            bot = "heuristic" if seat in bots else None
-            session.add(
-                Seat(room_id=room.id, seat=seat, player_id=None if bot else player.id, bot=bot)
-            )
-        return room.id, [p.id for p in players]
-
-
-async def _play_set(
-    store: SqlGameStore, room_id: str, mode: str, scores: list[int], *, number: int = 1
-) -> int:
-    """A set created and ended as the table does it: its last move carries the result."""
-    rules = engine.pordi(mode).to_dict()
-    set_id = await store.create_set(room_id=room_id, number=number, rules=rules, at=AT)
-    deal_id = await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=AT)
-    result = {"mode": mode, "scores": scores, "winners": [0], "deals": 1}
-    await store.record_move(
-        MoveRecord(
-            deal_id=deal_id,
-            seq=1,
-            seat=0,
-            tile="6-6",
-            end=None,
-            auto=False,
-            client_move_id=None,
-            at=AT,
-            deal_result={"end": "domi", "result": "balak", "winner": 0},
-            set_id=set_id,
-            set_result=result,
-            scores=scores,
-        )
-    )
-    return set_id
-
-
 async def _stored(db: Database) -> tuple[list[Rating], list[RatingChange], list[SetPlayer]]:
     async with db.session() as session:
         ratings = list(await session.scalars(select(Rating).order_by(Rating.player_id)))
@@ -117,19 +60,10 @@ async def _stored(db: Database) -> tuple[list[Rating], list[RatingChange], list[
     return ratings, changes, lineup
 
 
-@pytest.fixture
-async def db(database_url: str) -> Any:
-    database = Database(database_url, secret_key=TEST_SECRET_KEY)
-    try:
-        yield database
-    finally:
-        await database.dispose()
-
-
 async def test_a_rated_tunggal_set_rates_four_ways_as_openskill_does(db: Database) -> None:
-    room_id, players = await _table(db, mode="tunggal", rated=True)
+    room_id, players = await seated_room(db, mode="tunggal", rated=True)
     store = SqlGameStore(db)
-    set_id = await _play_set(store, room_id, "tunggal", [2, 9, 4, 4])
+    set_id = await play_set(store, room_id, "tunggal", [2, 9, 4, 4])
     ratings, changes, lineup = await _stored(db)
 
     model = PlackettLuce()
@@ -154,11 +88,11 @@ async def test_a_rated_tunggal_set_rates_four_ways_as_openskill_does(db: Databas
 
 
 async def test_a_rated_ganda_set_is_a_two_team_result(db: Database) -> None:
-    room_id, players = await _table(db, mode="ganda", rated=True)
+    room_id, players = await seated_room(db, mode="ganda", rated=True)
     store = SqlGameStore(db)
-    await _play_set(store, room_id, "ganda", [3, 7, 3, 7])
+    await play_set(store, room_id, "ganda", [3, 7, 3, 7])
     first, _, _ = await _stored(db)
-    await _play_set(store, room_id, "ganda", [7, 1, 7, 1], number=2)
+    await play_set(store, room_id, "ganda", [7, 1, 7, 1], number=2)
     ratings, changes, _ = await _stored(db)
 
     model = PlackettLuce()
@@ -174,7 +108,7 @@ async def test_a_rated_ganda_set_is_a_two_team_result(db: Database) -> None:
 
 
 async def test_a_player_who_left_mid_set_ranks_last(db: Database) -> None:
-    room_id, players = await _table(db, mode="tunggal", rated=True)
+    room_id, players = await seated_room(db, mode="tunggal", rated=True)
     store = SqlGameStore(db)
     rules = engine.pordi("tunggal").to_dict()
     set_id = await store.create_set(room_id=room_id, number=1, rules=rules, at=AT)
@@ -217,8 +151,8 @@ async def test_a_player_who_left_mid_set_ranks_last(db: Database) -> None:
 async def test_an_unrated_room_or_a_bot_at_the_start_changes_no_rating(
     db: Database, rated: bool, bots: tuple[int, ...]
 ) -> None:
-    room_id, players = await _table(db, mode="tunggal", rated=rated, bots=bots)
-    await _play_set(SqlGameStore(db), room_id, "tunggal", [2, 9, 4, 4])
+    room_id, players = await seated_room(db, mode="tunggal", rated=rated, bots=bots)
+    await play_set(SqlGameStore(db), room_id, "tunggal", [2, 9, 4, 4])
     ratings, changes, lineup = await _stored(db)
     assert ratings == [] and changes == []
     # The set still counts as played (and won) for the humans who sat there.
