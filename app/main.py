@@ -23,6 +23,7 @@ from app.metrics import Metrics
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
+from app.rooms.sweeper import Sweeper
 from app.rooms.table import TableConfig
 from app.settings import Settings, get_settings
 from app.store import migrate
@@ -58,11 +59,14 @@ def create_app(
         app.state.redis = _redis_client(settings.redis_url)
         live = (live_factory or table_manager)(app)
         app.state.live = live
+        sweeper = Sweeper(app.state.db, live_tables(app), settings)
         try:
             if hasattr(live, "start"):
                 await live.start()
+            sweeper.start()
             yield
         finally:
+            await sweeper.aclose()
             if hasattr(live, "aclose"):
                 await live.aclose()
             if app.state.redis is not None:

@@ -47,6 +47,13 @@ class Settings(BaseSettings):
     max_name_length: int = Field(default=24, gt=0, le=64)
     rooms_per_player: int = Field(default=3, gt=0)
 
+    # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
+    host_away_seconds: float = Field(default=30.0, gt=0)  # open room: the host passes on
+    open_room_idle_seconds: float = Field(default=300.0, gt=0)  # open, no human online: closed
+    abandoned_table_seconds: float = Field(default=120.0, gt=0)  # playing, no human: stops
+    quickplay_bot_fill_seconds: float = Field(default=20.0, ge=0)  # then bots fill, set starts
+    sweep_seconds: float = Field(default=5.0, gt=0)  # how often the sweeper looks
+
     # Game pacing
     deal_pause_seconds: float = Field(default=5.0, ge=0)
     bot_min_delay: float = Field(default=0.6, ge=0)

@@ -17,10 +17,14 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.rooms.settings import MAX_SEATS, ROOM_STATUSES, SEATS_PER_TABLE, seat_count
 from app.store.types import UTCDateTime, utcnow
+
+__all__ = ["MAX_SEATS", "ROOM_STATUSES", "SEATS_PER_TABLE", "seat_count"]  # re-exported
 
 # Stable constraint names, so migrations can drop/alter them on every backend.
 NAMING_CONVENTION = {
@@ -31,14 +35,7 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-ROOM_STATUSES = ("open", "playing", "finished")
-SEATS_PER_TABLE = 4  # PORDI, and Klasik unless the host chose 5 players
-MAX_SEATS = 5  # Klasik with 5 players (RULES.md §2); the seats table allows 0..MAX_SEATS-1
-
-
-def seat_count(settings: dict[str, Any]) -> int:
-    """How many seats a room with these (validated) settings has: its rules' ``players``."""
-    return int(settings.get("players") or SEATS_PER_TABLE)
+STATUS_CHECK = "status IN ({})".format(", ".join(f"'{status}'" for status in ROOM_STATUSES))
 
 
 def new_id() -> str:
@@ -65,7 +62,7 @@ class Player(Base):
 class Room(Base):
     __tablename__ = "rooms"
     __table_args__ = (
-        CheckConstraint("status IN ('open', 'playing', 'finished')", name="status"),
+        CheckConstraint(STATUS_CHECK, name="status"),
         Index(None, "status"),
     )
 
@@ -76,6 +73,12 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # Presence, written by the live tables (lifecycle.touch) and the lobby: the lobby lists rooms
+    # by their last activity and only those with a connected human; the sweeper closes idle ones.
+    active_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    humans_online: Mapped[int] = mapped_column(default=0, server_default="0")
+    quickplay: Mapped[bool] = mapped_column(default=False, server_default=false())
+    closed_reason: Mapped[str | None] = mapped_column(String(16))
 
 
 class Seat(Base):
@@ -96,6 +99,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     bot: Mapped[str | None] = mapped_column(String(32))
+    # On a bot's seat: the human who left or dropped it, who may take it back during the set.
+    left_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     sat_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
