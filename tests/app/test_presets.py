@@ -38,6 +38,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "target_points": 7,
         "public": True,
         "allow_join_bots": True,
+        "rated": False,
     }
     assert pordi["seats"] == 4 and klasik["seats"] == 4
     fields = {f["key"]: f for f in pordi["fields"]}
@@ -48,6 +49,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "target_points",
         "public",
         "allow_join_bots",
+        "rated",
     ]
     assert fields["mode"] == {
         "key": "mode",
@@ -65,6 +67,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "when": {"mode": ["ganda"]},
     }
     assert fields["allow_join_bots"]["default_if_private"] is False
+    assert fields["rated"] == {"key": "rated", "type": "bool", "default": False}
     kfields = {f["key"]: f for f in klasik["fields"]}
     assert kfields["mode"]["choices"] == ["tunggal"]
     assert kfields["players"]["choices"] == [4, 5]
@@ -77,6 +80,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "modes": ["tunggal", "ganda"],
         "turn_seconds": [15, 30, 60],
         "bot": "heuristic",
+        "rated": True,
         "default": {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15},
     }
 
