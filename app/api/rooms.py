@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query, Request, status
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, status
 
 from app.api import listing, lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
+from app.api.ratelimit import rate_limit
 from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
 from app.rooms.settings import MAX_SEATS
 
@@ -42,7 +43,12 @@ def _base_url(request: Request, settings: SettingsDep) -> str:
     return settings.public_url or str(request.base_url)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses={**AUTH, **STATE, **BAD})
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    responses={**AUTH, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("rooms"))],
+)
 async def create_room(
     request: Request,
     player: CurrentPlayer,
@@ -105,7 +111,11 @@ async def close_room(
     )
 
 
-@router.post("/{code}/seats/{seat}", responses={**AUTH, **ROOM, **STATE, **BAD})
+@router.post(
+    "/{code}/seats/{seat}",
+    responses={**AUTH, **ROOM, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("seats"))],
+)
 async def sit(
     code: str,
     seat: SeatNumber,
@@ -123,7 +133,11 @@ async def sit(
     )
 
 
-@router.delete("/{code}/seats/{seat}", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+@router.delete(
+    "/{code}/seats/{seat}",
+    responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("seats"))],
+)
 async def leave(
     code: str,
     seat: SeatNumber,
@@ -141,7 +155,11 @@ async def leave(
     )
 
 
-@router.post("/{code}/bots/{seat}", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+@router.post(
+    "/{code}/bots/{seat}",
+    responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("seats"))],
+)
 async def seat_bot(
     code: str,
     seat: SeatNumber,
