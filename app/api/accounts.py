@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Response, status
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
@@ -17,6 +17,7 @@ from app.api import lobby
 from app.api.auth import CurrentPlayer, hash_token, new_token
 from app.api.deps import SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound, Unauthorized
+from app.api.ratelimit import limiter_of, rate_limit
 from app.players import accounts, profiles, sessions
 from app.players.accounts import USERNAME_RULE, AccountError
 from app.players.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
@@ -204,12 +205,17 @@ async def create_account(body: AccountIn, player: CurrentPlayer, session: Sessio
     status_code=status.HTTP_201_CREATED,
     responses={
         401: _err("`bad_credentials`: wrong username or password (the same for both)"),
-        429: _err("Too many logins from this address or for this username"),
         **BAD,
     },
+    dependencies=[Depends(rate_limit("login"))],  # per client address
 )
-async def log_in(body: LoginIn, session: SessionDep, settings: SettingsDep) -> SessionOut:
-    """Log in (on another device): a new token for the account's player."""
+async def log_in(
+    body: LoginIn, request: Request, session: SessionDep, settings: SettingsDep
+) -> SessionOut:
+    """Log in (on another device): a new token for the account's player. Every attempt counts
+    against the address's and the username's budgets, before any password is checked."""
+    username_key = body.username.strip().lower()[:32]  # as fold_username stores it
+    await limiter_of(request).hit("login_user", settings.rate_login_user, username_key)
     try:
         player = await accounts.authenticate(
             session, username=body.username, password=body.password.get_secret_value()

@@ -3,11 +3,12 @@ Thin: parse, seat (app.rooms.quickplay), commit, notify the live layer."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.ratelimit import rate_limit
 from app.api.rooms import AUTH, BAD, _base_url
 from app.api.schemas import QuickplayIn, QuickplayOut
 from app.rooms import quickplay
@@ -15,7 +16,9 @@ from app.rooms import quickplay
 router = APIRouter(tags=["rooms"])
 
 
-@router.post("/quickplay", responses={**AUTH, **BAD})
+@router.post(
+    "/quickplay", responses={**AUTH, **BAD}, dependencies=[Depends(rate_limit("quickplay"))]
+)
 async def quick_play(
     body: QuickplayIn,
     request: Request,
