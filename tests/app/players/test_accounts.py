@@ -10,6 +10,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from app.api.auth import authenticate_token
 from app.store.models import Account, Player, PlayerSession
 from tests.conftest import Guest
 
@@ -61,6 +62,10 @@ async def test_a_guest_saves_its_account_and_logs_in_on_a_second_device(
     async with app.state.db.session() as session:
         rows = list(await session.scalars(select(PlayerSession)))
         account = await session.get(Account, guest.player_id)
+        # The WebSocket hello authenticates the same way.
+        on_phone = await authenticate_token(session, body["token"])
+        assert on_phone is not None and on_phone.id == guest.player_id
+        assert await authenticate_token(session, body["token"][:-1]) is None
     # Tokens at rest are HMACs, the password an Argon2id hash.
     assert len(rows) == 1 and rows[0].player_id == guest.player_id
     assert body["token"] not in rows[0].token_hash and len(rows[0].token_hash) == 64
