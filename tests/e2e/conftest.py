@@ -88,11 +88,6 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         port=port,
         GAPLE_ALLOWED_ORIGINS=f"http://127.0.0.1:{port},http://localhost:{port}",
         GAPLE_ROOMS_PER_PLAYER="50",
-        # Every browser and the test's own calls come from one address for the whole session.
-        GAPLE_RATE_GUESTS="1000/minute",
-        GAPLE_RATE_ROOMS="1000/minute",
-        GAPLE_RATE_QUICKPLAY="1000/minute",
-        GAPLE_RATE_SEATS="1000/minute",
         # Long enough for a page to show a deal's result, short enough to keep sets quick.
         GAPLE_DEAL_PAUSE_SECONDS="1.0",
         # The room lifecycle, short enough to watch happen: bots fill a quick-play table after
@@ -106,6 +101,8 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         GAPLE_RATE_ROOMS="1000/minute",
         GAPLE_RATE_QUICKPLAY="1000/minute",
         GAPLE_RATE_SEATS="1000/minute",
+        GAPLE_RATE_LOGIN="1000/minute",
+        GAPLE_RATE_LOGIN_USER="1000/minute",
         GAPLE_MAX_SOCKETS_PER_ADDRESS="1000",
     )
     server.start()
