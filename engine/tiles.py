@@ -67,14 +67,17 @@ def mask_pips(mask: int) -> int:
     return _LO_PIPS[mask & _HALF_MASK] + _HI_PIPS[mask >> _HALF]
 
 
+# Every way to write a tile, "3-0" and "0-3": only ASCII 0..6 are tile numbers (str.isdigit()
+# would also take Arabic-Indic "\u0661" or full-width "\uff11" digits).
+_PARSE: dict[str, int] = {f"{a}-{b}": INDEX[a][b] for a in NUMBERS for b in NUMBERS}
+
+
 def parse_index(text: str) -> int:
-    """``"3-0"`` -> index of 0-3. Raises ``BadTile``."""
+    """``"3-0"`` -> index of 0-3 (surrounding whitespace ignored). Raises ``BadTile``."""
     if isinstance(text, str):
-        parts = text.strip().split("-")
-        if len(parts) == 2 and all(len(p) == 1 and p.isdigit() for p in parts):
-            a, b = int(parts[0]), int(parts[1])
-            if a <= TOP and b <= TOP:
-                return INDEX[a][b]
+        i = _PARSE.get(text) if len(text) == 3 else _PARSE.get(text.strip())
+        if i is not None:
+            return i
     raise BadTile(f"{text!r} is not a tile of the double-six set (write it as a-b, 0..{TOP})")
 
 
