@@ -36,7 +36,7 @@ from engine.match import (
     random_legal_move,
     start_deal,
 )
-from engine.replay import apply_event, fold, rebuild, replay_match
+from engine.replay import fold, replay_match
 from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings
 from engine.tiles import ALL_TILES, Tile
 from engine.views import PUBLIC_EVENTS, event_view, view, views
@@ -76,7 +76,6 @@ __all__ = [
     "TileDoesNotFit",
     "TileNotInHand",
     "WrongOpening",
-    "apply_event",
     "event_view",
     "fold",
     "hand_of",
@@ -86,7 +85,6 @@ __all__ = [
     "play",
     "pordi",
     "random_legal_move",
-    "rebuild",
     "replay_match",
     "rules_from_settings",
     "start_deal",

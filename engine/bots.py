@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.deal import Move
-from engine.errors import EngineError
+from engine.errors import NoLegalMove
 from engine.tiles import (
     BALAK_MASK,
     FULL_MASK,
@@ -24,6 +24,7 @@ from engine.tiles import (
     WITH,
     Tile,
     bits,
+    mask_of_names,
     parse_index,
 )
 
@@ -38,7 +39,7 @@ class Bot(Protocol):
 def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
     legal = view.get("legal") or []
     if not legal:
-        raise EngineError("no_legal_move", f"seat {view.get('viewer')} has nothing to play")
+        raise NoLegalMove(f"seat {view.get('viewer')} has nothing to play")
     return list(legal)
 
 
@@ -56,13 +57,6 @@ class RandomBot:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         legal = _legal(view)
         return _move(legal[rng.randrange(len(legal))])
-
-
-def _mask(tiles: list[str]) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << parse_index(t)
-    return m
 
 
 @dataclass(frozen=True)
@@ -91,9 +85,9 @@ class HeuristicBot:
     def _place(self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Move:
         me: int = view["viewer"]
         n: int = view["players"]
-        hand = _mask(view["hand"])
-        board = _mask([e["tile"] for e in view["line"]])
-        unseen = FULL_MASK & ~board & ~hand & ~_mask(view.get("discards") or [])
+        hand = mask_of_names(view["hand"])
+        board = mask_of_names([e["tile"] for e in view["line"]])
+        unseen = FULL_MASK & ~board & ~hand & ~mask_of_names(view.get("discards") or [])
         lacks = [0] * n  # bit k set: that seat holds no number k
         gone = sum(1 << k for k in NUMBERS if not unseen & WITH[k])
         for p in (*view["passes"], *view.get("discarded", ())):

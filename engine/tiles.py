@@ -132,6 +132,14 @@ def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
     return mask
 
 
+def mask_of_names(tiles: list[str] | tuple[str, ...]) -> int:
+    """The mask of tiles written as ``"a-b"`` strings. Raises ``BadTile``."""
+    m = 0
+    for t in tiles:
+        m |= 1 << parse_index(t)
+    return m
+
+
 def names(mask: int) -> list[str]:
     """The tiles of a mask as canonical strings, in set order."""
     if not mask:  # PORDI deals have no discards and nothing set aside: the common case
