@@ -3,7 +3,7 @@
 No I/O, no clock, no global randomness: seeds and ``random.Random`` instances are inputs.
 """
 
-from engine.bots import BOTS, Bot, HeuristicBot, RandomBot
+from engine.bots import BOTS, Bot, HardBot, HeuristicBot, RandomBot
 from engine.deal import DISCARD, DealResult, DealState, Move
 from engine.errors import (
     BadMove,
@@ -58,6 +58,7 @@ __all__ = [
     "EndRequired",
     "EngineError",
     "Event",
+    "HardBot",
     "HeuristicBot",
     "IllegalMove",
     "KandangTable",

@@ -247,28 +247,36 @@ def play_out(
     seat: int,
     opening: int,
     rand: Callable[[], float],
+    first: tuple[int, int] | None = None,
 ) -> tuple[int, ...]:
     """Play a deal to its end from a position with uniformly random moves; the points.
 
     ``seat`` is to move (it can place, or must discard); ``left`` < 0 before the opening,
-    ``opening`` then masks the tiles it may open with. ``hands`` and ``discards`` are changed
-    in place. The same placements, turn order and scoring as ``play``, with no states or
-    events: it is what the hard bot's simulations run.
+    ``opening`` then masks the tiles it may open with. ``first``: the (tile, end code) that
+    ``seat`` plays first, a legal one; random when None. ``hands`` and ``discards`` are
+    changed in place. The same placements, turn order and scoring as ``play``, with no states
+    or events: it is what the hard bot's simulations run.
     """
     order = turn_order(rules.players, rules.direction)
     discard = rules.discard
     while True:
         hand = hands[seat]
         if left >= 0 and not hand & FIT[left][right]:
-            tiles = bits(hand)  # discard rules: a seat that cannot place lays a tile down
-            i = tiles[int(rand() * len(tiles))]
+            if first is None:
+                tiles = bits(hand)  # discard rules: a seat that cannot place lays a tile down
+                i = tiles[int(rand() * len(tiles))]
+            else:
+                i, first = first[0], None
             hands[seat] = hand = hand & ~(1 << i)
             if not hand:
                 return outcome(rules, "discard", seat, i, DISCARD, left, right, hands, discards)[3]
             discards[seat] |= 1 << i
             seat = next_seat(hands, FIT[left][right], order[seat], discard)
             continue
-        i, code = pick_random(hand, left, right, opening, rand)
+        if first is None:
+            i, code = pick_random(hand, left, right, opening, rand)
+        else:
+            (i, code), first = first, None
         before_l, before_r = left, right
         if left < 0:
             left, right = LOW[i], HIGH[i]

@@ -14,7 +14,7 @@ Players = Literal[4, 5]
 Scoring = Literal["difference", "penalty"]
 TurnSeconds = Literal[15, 30, 60]
 RoomStatus = Literal["open", "playing", "finished"]
-BotKind = Literal["heuristic", "random"]
+BotKind = Literal["easy", "normal", "hard", "heuristic", "random"]  # the last two: old names
 
 
 class _Strict(BaseModel):

@@ -24,6 +24,7 @@ from typing import Any
 
 import engine
 from app.metrics import Metrics
+from app.rooms.bots import shared_runner
 from app.rooms.clock import Clock, Timer
 from app.rooms.connection import Connection
 from app.rooms.store import GameStore, MoveRecord, RoomInfo, StoreConflict, StoredSet
@@ -527,7 +528,9 @@ class Table:
             kind = self._bot_of(seat)
             if kind is None:
                 return
-            move = engine.BOTS[kind].choose(engine.view(self.state, seat), self.rng)
+            move = await shared_runner().choose(
+                kind, engine.view(self.state, seat), self.rng.getrandbits(32)
+            )
             await self._apply(seat, move, auto=False, move_id=None)
             self.metrics.record_move("bot")
         else:

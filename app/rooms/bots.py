@@ -1,0 +1,94 @@
+"""Bot moves for the live tables: easy and normal think inline, hard in worker processes.
+
+A hard bot (``engine.HardBot``) plays hundreds of simulated deals per decision: run on the
+event loop it would stall every table of the node. ``BotRunner`` sends its thinking to a
+``ProcessPoolExecutor`` of ``GAPLE_BOT_WORKERS`` processes; each decision is capped in CPU
+time there (``budget``) and in wall time here (``timeout``: a saturated pool falls back to the
+normal bot rather than keep a table waiting). The owner of the runner calls ``start()`` and
+``aclose()``; ``shared_runner()`` is the node's one runner, started on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import engine
+
+log = logging.getLogger(__name__)
+
+HARD_BUDGET = 0.12  # CPU seconds per hard decision (the engine's playout cap comes first)
+
+
+def think_hard(view: dict[str, Any], seed: int, budget: float) -> tuple[str, str | None]:
+    """In a worker process: the hard bot's move as (tile, end), cheap to send back."""
+    bot = engine.HardBot(budget=budget, clock=time.process_time)
+    move = bot.choose(view, random.Random(seed))
+    return str(move.tile), move.end
+
+
+class BotRunner:
+    """Chooses bot moves without blocking the event loop."""
+
+    def __init__(self, workers: int, *, budget: float = HARD_BUDGET, timeout: float = 3.0) -> None:
+        if workers < 1:
+            raise ValueError("a bot runner needs at least one worker process")
+        self.workers = workers
+        self.budget = budget
+        self.timeout = timeout
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        if self._pool is None:
+            # "spawn": a fork of a process running an event loop and driver threads is unsafe.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+
+    async def aclose(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+    async def choose(self, kind: str, view: dict[str, Any], seed: int) -> engine.Move:
+        """The move of bot ``kind`` ("easy", "normal", "hard" or an old name) for ``view``."""
+        bot = engine.BOTS.get(kind)
+        if bot is None:
+            raise engine.EngineError("unknown_bot", f"there is no bot {kind!r}")
+        if not isinstance(bot, engine.HardBot):
+            return bot.choose(view, random.Random(seed))
+        self.start()
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(self._pool, think_hard, view, seed, self.budget)
+        try:
+            tile, end = await asyncio.wait_for(job, self.timeout)
+        except TimeoutError:
+            log.warning("hard bot took over %.1f s; the normal bot moves instead", self.timeout)
+            return engine.BOTS["normal"].choose(view, random.Random(seed))
+        return engine.Move(engine.Tile.parse(tile), end)
+
+
+_SHARED: BotRunner | None = None
+
+
+def shared_runner() -> BotRunner:
+    """The node's runner, sized by ``GAPLE_BOT_WORKERS``; its pool starts on the first hard move."""
+    global _SHARED
+    if _SHARED is None:
+        from app.settings import get_settings
+
+        _SHARED = BotRunner(get_settings().bot_workers)
+    return _SHARED
+
+
+async def close_shared_runner() -> None:
+    """Stop the node's runner (app shutdown); a later hard move starts a new one."""
+    global _SHARED
+    runner, _SHARED = _SHARED, None
+    if runner is not None:
+        await runner.aclose()
