@@ -118,7 +118,8 @@ def main() -> int:
         print(
             f"{mode}: hard won {wins}/{args.sets} sets = {rate:.1%} (z = {z:.1f}); "
             f"{len(thinking)} decisions, CPU mean {mean * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
-            f"max {thinking[-1] * 1000 if thinking else 0:.0f} ms; {time.perf_counter() - t0:.0f} s",
+            f"max {thinking[-1] * 1000 if thinking else 0:.0f} ms; "
+            f"{time.perf_counter() - t0:.0f} s",
             flush=True,
         )
         rates[mode] = rate
