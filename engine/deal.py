@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine import core
-from engine.core import AT_LEFT, FIT, NOBODY, PLACE
+from engine.core import AT_LEFT, END_NAMES, FIT, NOBODY, PLACE, next_seat
 from engine.errors import (
     BadMove,
     DiscardNotAllowed,
@@ -469,7 +469,7 @@ def play_tile(
     hands, line, left, right, board, turn, passes, discards, discard_log, result = pos
     i = move.index
     code = move.code
-    if code == core.DISCARD:
+    if code == 3:  # core.DISCARD
         return discard_tile(rules, facts, pos, seat, move)
     entry = None
     if seat == turn and left >= 0 and hands[seat] >> i & 1 and code >= 0:
@@ -492,7 +492,7 @@ def play_tile(
     events = [
         _new(
             Event,
-            ("played", (facts.number, seat, NAMES[i], core.END_NAMES[code], placed, left, right)),
+            ("played", (facts.number, seat, NAMES[i], END_NAMES[code], placed, left, right)),
         )
     ]
     if not hand:
@@ -500,7 +500,7 @@ def play_tile(
         turn = -1
     else:
         after = facts.order[seat]
-        turn = core.next_seat(hands, FIT[left][right], after, rules.discard)
+        turn = next_seat(hands, FIT[left][right], after, rules.discard)
         if turn < 0:  # nobody can place: ``seat`` has locked the board (Kandang)
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
         elif turn != after[0]:

@@ -10,6 +10,7 @@ import random
 from typing import Any, NamedTuple
 
 from engine import core
+from engine.core import FIT, opening_mask, pick_random
 from engine.deal import (
     DISCARD,
     DealFacts,
@@ -91,10 +92,13 @@ class Dealt(NamedTuple):
     first_seat: int  # a random seat, drawn after the last shuffle: moves first when the rules say
 
 
+_TILE_BITS = tuple(1 << i for i in range(COUNT))
+
+
 def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
     # Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's
     # _randbelow costs several times more); float truncation bias is below 2**-50.
-    order = [1 << i for i in range(COUNT)]
+    order = list(_TILE_BITS)
     rand = rng.random
     for k in range(COUNT - 1, 0, -1):
         j = int(rand() * (k + 1))
@@ -363,13 +367,13 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
     hand = pos.hands[pos.turn]
     left = pos.left
     if left < 0:
-        opening = core.opening_mask(state.rules, facts.first, hand)
+        opening = opening_mask(state.rules, facts.first, hand)
     else:
         opening = FULL_MASK
-        if not hand & core.FIT[left][pos.right]:
+        if not hand & FIT[left][pos.right]:
             tiles = bits(hand)  # only reached under discard rules: else the seat would pass
             return MOVES[tiles[int(rng.random() * len(tiles))]][3]
-    i, code = core.pick_random(hand, left, pos.right, opening, rng.random)
+    i, code = pick_random(hand, left, pos.right, opening, rng.random)
     return MOVES[i][code]
 
 

@@ -40,7 +40,7 @@ DRAWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"{a}-{b}" for b in NUMBERS) fo
 
 # Lookup tables over 14-bit halves of a hand mask: the hot path never loops over bits.
 _HALF = 14
-_HALF_MASK = (1 << _HALF) - 1
+HALF_MASK = (1 << _HALF) - 1
 
 
 def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -53,18 +53,18 @@ def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, .
     return tuple(idx), tuple(pips)
 
 
-_LO_BITS, _LO_PIPS = _half_tables(0)
-_HI_BITS, _HI_PIPS = _half_tables(_HALF)
+LO_BITS, _LO_PIPS = _half_tables(0)
+HI_BITS, _HI_PIPS = _half_tables(_HALF)
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The tile indices set in ``mask``, ascending."""
-    return _LO_BITS[mask & _HALF_MASK] + _HI_BITS[mask >> _HALF]
+    return LO_BITS[mask & HALF_MASK] + HI_BITS[mask >> _HALF]
 
 
 def mask_pips(mask: int) -> int:
     """Total pips of the tiles in ``mask``."""
-    return _LO_PIPS[mask & _HALF_MASK] + _HI_PIPS[mask >> _HALF]
+    return _LO_PIPS[mask & HALF_MASK] + _HI_PIPS[mask >> _HALF]
 
 
 # Every way to write a tile, "3-0" and "0-3": only ASCII 0..6 are tile numbers (str.isdigit()

@@ -4,7 +4,8 @@ A hard bot (``engine.HardBot``) plays hundreds of simulated deals per decision: 
 event loop it would stall every table of the node. ``BotRunner`` sends its thinking to a
 ``ProcessPoolExecutor`` of ``GAPLE_BOT_WORKERS`` processes; each decision is capped in CPU
 time there (``budget``) and in wall time here (``timeout``: a saturated pool falls back to the
-normal bot rather than keep a table waiting). The owner of the runner calls ``start()`` and
+normal bot rather than keep a table waiting, and the cancelled job leaves the queue). Workers
+run at a lower priority (nice 10) so that the event loop wins the CPU when both want it. The owner of the runner calls ``start()`` and
 ``aclose()``; ``shared_runner()`` is the node's one runner, started on first use.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +25,11 @@ import engine
 log = logging.getLogger(__name__)
 
 HARD_BUDGET = 0.12  # CPU seconds per hard decision (the engine's playout cap comes first)
+
+
+def _lower_priority() -> None:
+    """Worker start-up: yield the CPU to the event loop's process when both want it."""
+    os.nice(10)
 
 
 def think_hard(view: dict[str, Any], seed: int, budget: float) -> tuple[str, str | None]:
@@ -47,7 +54,9 @@ class BotRunner:
         if self._pool is None:
             # "spawn": a fork of a process running an event loop and driver threads is unsafe.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_lower_priority
+            )
 
     async def aclose(self) -> None:
         pool, self._pool = self._pool, None
