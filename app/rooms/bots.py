@@ -5,8 +5,9 @@ event loop it would stall every table of the node. ``BotRunner`` sends its think
 ``ProcessPoolExecutor`` of ``GAPLE_BOT_WORKERS`` processes; each decision is capped in CPU
 time there (``budget``) and in wall time here (``timeout``: a saturated pool falls back to the
 normal bot rather than keep a table waiting, and the cancelled job leaves the queue). Workers
-run at a lower priority (nice 10) so that the event loop wins the CPU when both want it. The owner of the runner calls ``start()`` and
-``aclose()``; ``shared_runner()`` is the node's one runner, started on first use.
+run at a lower priority (nice 10) so that the event loop wins the CPU when both want it. The
+owner of the runner calls ``start()`` and ``aclose()``; ``shared_runner()`` is the node's one
+runner, started on first use.
 """
 
 from __future__ import annotations
