@@ -69,8 +69,8 @@ class BotRunner:
         bot = engine.BOTS.get(kind)
         if bot is None:
             raise engine.EngineError("unknown_bot", f"there is no bot {kind!r}")
-        if not isinstance(bot, engine.HardBot):
-            return bot.choose(view, random.Random(seed))
+        if not isinstance(bot, engine.HardBot) or len(view.get("legal") or ()) <= 1:
+            return bot.choose(view, random.Random(seed))  # a forced move needs no thought
         self.start()
         assert self._pool is not None
         loop = asyncio.get_running_loop()
@@ -86,13 +86,26 @@ class BotRunner:
 _SHARED: BotRunner | None = None
 
 
-def shared_runner() -> BotRunner:
-    """The node's runner, sized by ``GAPLE_BOT_WORKERS``; its pool starts on the first hard move."""
+def configure_shared_runner(workers: int) -> BotRunner:
+    """Set the node's runner up from the app's settings (``settings.bot_workers``)."""
     global _SHARED
-    if _SHARED is None:
-        from app.settings import get_settings
+    if _SHARED is None or _SHARED.workers != workers:
+        _SHARED = BotRunner(workers)
+    return _SHARED
 
-        _SHARED = BotRunner(get_settings().bot_workers)
+
+def shared_runner() -> BotRunner:
+    """The node's runner; its pool starts on the first hard move.
+
+    Unless the app configured it, sized by ``GAPLE_BOT_WORKERS`` read on its own: building the
+    whole ``Settings`` here could create a secret key file as a side effect.
+    """
+    if _SHARED is None:
+        from app.settings import Settings
+
+        raw = os.environ.get("GAPLE_BOT_WORKERS")
+        default = Settings.model_fields["bot_workers"].default
+        return configure_shared_runner(default if raw is None else int(raw))
     return _SHARED
 
 

@@ -89,3 +89,17 @@ async def test_the_host_picks_each_bot_level(api: httpx.AsyncClient, make_guest:
     assert [s["bot"] for s in seats] == ["easy", "normal", "hard", "heuristic"]
     bad = await api.post(f"/api/rooms/{code}/bots/0", json={"kind": "expert"}, headers=host.headers)
     assert bad.status_code == 422, bad.text
+
+
+async def test_the_shared_runner_is_sized_by_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.rooms import bots
+
+    await bots.close_shared_runner()
+    monkeypatch.setenv("GAPLE_BOT_WORKERS", "3")
+    assert bots.shared_runner().workers == 3
+    assert bots.shared_runner() is bots.shared_runner()
+    assert bots.configure_shared_runner(2).workers == 2 == bots.shared_runner().workers
+    await bots.close_shared_runner()
+    monkeypatch.delenv("GAPLE_BOT_WORKERS")
+    assert bots.shared_runner().workers == 1  # the setting's default
+    await bots.close_shared_runner()
