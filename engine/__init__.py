@@ -24,6 +24,7 @@ from engine.errors import (
     SetOver,
     TileDoesNotFit,
     TileNotInHand,
+    UnknownBot,
     WrongOpening,
 )
 from engine.events import Event
@@ -76,6 +77,7 @@ __all__ = [
     "Tile",
     "TileDoesNotFit",
     "TileNotInHand",
+    "UnknownBot",
     "WrongOpening",
     "event_view",
     "fold",

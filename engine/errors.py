@@ -133,3 +133,9 @@ class BadRules(BadInput):
 
 class BadScenario(BadInput):
     code = "bad_scenario"
+
+
+class UnknownBot(BadInput):
+    """A bot kind that is not in ``engine.BOTS``."""
+
+    code = "unknown_bot"

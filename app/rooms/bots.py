@@ -68,7 +68,7 @@ class BotRunner:
         """The move of bot ``kind`` ("easy", "normal", "hard" or an old name) for ``view``."""
         bot = engine.BOTS.get(kind)
         if bot is None:
-            raise engine.EngineError("unknown_bot", f"there is no bot {kind!r}")
+            raise engine.UnknownBot(f"there is no bot {kind!r}")
         if not isinstance(bot, engine.HardBot) or len(view.get("legal") or ()) <= 1:
             return bot.choose(view, random.Random(seed))  # a forced move needs no thought
         self.start()
