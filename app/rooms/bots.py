@@ -4,7 +4,8 @@ A hard bot (``engine.HardBot``) plays hundreds of simulated deals per decision: 
 event loop it would stall every table of the node. ``BotRunner`` sends its thinking to a
 ``ProcessPoolExecutor`` of ``GAPLE_BOT_WORKERS`` processes; each decision is capped in CPU
 time there (``budget``) and in wall time here (``timeout``: a saturated pool falls back to the
-normal bot rather than keep a table waiting, and the cancelled job leaves the queue). Workers
+normal bot rather than keep a table waiting, and the cancelled job leaves the queue); while
+``2 x workers`` decisions are already out, the normal bot moves at once instead of queueing. Workers
 run at a lower priority (nice 10) so that the event loop wins the CPU when both want it. The
 owner of the runner calls ``start()`` and ``aclose()``; ``shared_runner()`` is the node's one
 runner, started on first use.
@@ -50,6 +51,9 @@ class BotRunner:
         self.budget = budget
         self.timeout = timeout
         self._pool: ProcessPoolExecutor | None = None
+        self.in_flight = 0  # hard decisions sent to the pool and not yet back
+        self.max_in_flight = 2 * workers  # beyond this the pool is saturated: do not queue
+        self.fallbacks = 0
 
     def start(self) -> None:
         if self._pool is None:
@@ -71,15 +75,24 @@ class BotRunner:
             raise engine.UnknownBot(f"there is no bot {kind!r}")
         if not isinstance(bot, engine.HardBot) or len(view.get("legal") or ()) <= 1:
             return bot.choose(view, random.Random(seed))  # a forced move needs no thought
+        if self.in_flight >= self.max_in_flight:
+            # Every worker is busy with a queue behind it: a decision queued now would come
+            # back late, so the normal bot moves at once (and the loop is spared the traffic).
+            self.fallbacks += 1
+            return engine.BOTS["normal"].choose(view, random.Random(seed))
         self.start()
         assert self._pool is not None
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(self._pool, think_hard, view, seed, self.budget)
+        self.in_flight += 1
         try:
+            job = loop.run_in_executor(self._pool, think_hard, view, seed, self.budget)
             tile, end = await asyncio.wait_for(job, self.timeout)
         except TimeoutError:
             log.warning("hard bot took over %.1f s; the normal bot moves instead", self.timeout)
+            self.fallbacks += 1
             return engine.BOTS["normal"].choose(view, random.Random(seed))
+        finally:
+            self.in_flight -= 1
         return engine.Move(engine.Tile.parse(tile), end)
 
 
