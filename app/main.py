@@ -21,6 +21,7 @@ from app.api.ratelimit import Limiter, SocketCap, document_rate_limits, trust_pr
 from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
 from app.metrics import Metrics, MetricsMiddleware
+from app.rooms.bots import close_shared_runner, configure_shared_runner
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
@@ -86,6 +87,7 @@ def create_app(
             if redis_probe is not None:
                 redis_probe.cancel()
             await app.state.limiter.aclose()
+            await close_shared_runner()
             if app.state.redis is not None:
                 await app.state.redis.aclose()
             await app.state.db.dispose()
@@ -159,6 +161,7 @@ def table_manager(app: FastAPI) -> TableManager:
         host_away=settings.host_away_seconds,
         abandoned_after=settings.abandoned_table_seconds,
     )
+    configure_shared_runner(settings.bot_workers)  # hard bots think in these processes
     manager = TableManager(
         SqlGameStore(app.state.db), clock=SystemClock(), config=config, metrics=app.state.metrics
     )

@@ -78,6 +78,7 @@ class Settings(BaseSettings):
     deal_pause_seconds: float = Field(default=5.0, ge=0)
     bot_min_delay: float = Field(default=0.6, ge=0)
     bot_max_delay: float = Field(default=1.6, ge=0)
+    bot_workers: int = Field(default=1, ge=1)  # processes that think for hard bots
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

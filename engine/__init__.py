@@ -3,7 +3,7 @@
 No I/O, no clock, no global randomness: seeds and ``random.Random`` instances are inputs.
 """
 
-from engine.bots import BOTS, Bot, HeuristicBot, RandomBot
+from engine.bots import BOTS, Bot, HardBot, HeuristicBot, RandomBot
 from engine.deal import DISCARD, DealResult, DealState, Move
 from engine.errors import (
     BadMove,
@@ -24,6 +24,7 @@ from engine.errors import (
     SetOver,
     TileDoesNotFit,
     TileNotInHand,
+    UnknownBot,
     WrongOpening,
 )
 from engine.events import Event
@@ -36,7 +37,7 @@ from engine.match import (
     random_legal_move,
     start_deal,
 )
-from engine.replay import apply_event, fold, rebuild, replay_match
+from engine.replay import fold, replay_match
 from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings
 from engine.tiles import ALL_TILES, Tile
 from engine.views import PUBLIC_EVENTS, event_view, view, views
@@ -58,6 +59,7 @@ __all__ = [
     "EndRequired",
     "EngineError",
     "Event",
+    "HardBot",
     "HeuristicBot",
     "IllegalMove",
     "KandangTable",
@@ -75,8 +77,8 @@ __all__ = [
     "Tile",
     "TileDoesNotFit",
     "TileNotInHand",
+    "UnknownBot",
     "WrongOpening",
-    "apply_event",
     "event_view",
     "fold",
     "hand_of",
@@ -86,7 +88,6 @@ __all__ = [
     "play",
     "pordi",
     "random_legal_move",
-    "rebuild",
     "replay_match",
     "rules_from_settings",
     "start_deal",

@@ -1,4 +1,10 @@
-"""Move choosers that see only a seat's view (``engine.views.view``): ``random`` and ``heuristic``.
+"""Move choosers that see only a seat's view (``engine.views.view``): easy, normal and hard.
+
+``easy`` (alias ``random``) plays a uniformly random legal move; ``normal`` (alias
+``heuristic``) scores each move by hand-written rules; ``hard`` is a determinized Monte Carlo
+player (Perfect-Information Monte Carlo): it deals the unseen tiles at random as the view
+allows (``engine.determinize``), plays each legal move out through the core many times, and
+keeps the move worth most on average.
 
 A bot gets the same dict a client gets; it cannot look at hidden hands because it never has
 them. What it knows of the others comes from the line, the passes and the discards: a seat that
@@ -8,11 +14,14 @@ passed or discarded on ends ``a|b`` holds no ``a`` and no ``b`` for the rest of 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine import core
 from engine.deal import Move
-from engine.errors import EngineError
+from engine.determinize import knowledge, opening_of, rules_of, sample, value
+from engine.errors import NoLegalMove
 from engine.tiles import (
     BALAK_MASK,
     FULL_MASK,
@@ -24,6 +33,7 @@ from engine.tiles import (
     WITH,
     Tile,
     bits,
+    mask_of_names,
     parse_index,
 )
 
@@ -38,7 +48,7 @@ class Bot(Protocol):
 def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
     legal = view.get("legal") or []
     if not legal:
-        raise EngineError("no_legal_move", f"seat {view.get('viewer')} has nothing to play")
+        raise NoLegalMove(f"seat {view.get('viewer')} has nothing to play")
     return list(legal)
 
 
@@ -56,13 +66,6 @@ class RandomBot:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         legal = _legal(view)
         return _move(legal[rng.randrange(len(legal))])
-
-
-def _mask(tiles: list[str]) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << parse_index(t)
-    return m
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,9 @@ class HeuristicBot:
     def _place(self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Move:
         me: int = view["viewer"]
         n: int = view["players"]
-        hand = _mask(view["hand"])
-        board = _mask([e["tile"] for e in view["line"]])
-        unseen = FULL_MASK & ~board & ~hand & ~_mask(view.get("discards") or [])
+        hand = mask_of_names(view["hand"])
+        board = mask_of_names([e["tile"] for e in view["line"]])
+        unseen = FULL_MASK & ~board & ~hand & ~mask_of_names(view.get("discards") or [])
         lacks = [0] * n  # bit k set: that seat holds no number k
         gone = sum(1 << k for k in NUMBERS if not unseen & WITH[k])
         for p in (*view["passes"], *view.get("discarded", ())):
@@ -151,4 +154,55 @@ class HeuristicBot:
         return _move(choice)
 
 
-BOTS: dict[str, Bot] = {"random": RandomBot(), "heuristic": HeuristicBot()}
+@dataclass(frozen=True)
+class HardBot:
+    """Determinized Monte Carlo: sample the hidden tiles, play every legal move out, average.
+
+    Each round deals one world consistent with the view and plays each legal move out in it
+    once, with uniformly random moves for every seat after it (``core.play_out``), so the
+    moves are compared on the same worlds. It stops after ``playouts`` playouts in all, or
+    when ``clock()`` passes ``budget`` seconds (the service injects a CPU clock; the engine
+    has none). A move that ends the deal by Domi is scored by the view itself; a single legal
+    move needs no thought.
+    """
+
+    name: str = "hard"
+    playouts: int = 1200
+    budget: float = 0.12
+    clock: Callable[[], float] | None = None
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        legal = _legal(view)
+        if len(legal) == 1:
+            return _move(legal[0])
+        rules = rules_of(view)
+        k = knowledge(view)
+        options = [(parse_index(o["tile"]), core.END_CODES[o["end"]]) for o in legal]
+        totals = [0.0] * len(options)
+        opening = opening_of(view)
+        rand = rng.random
+        clock = self.clock
+        deadline = clock() + self.budget if clock is not None else 0.0
+        rounds = max(1, self.playouts // len(options))
+        for _ in range(rounds):
+            hands, discards = sample(k, rng)
+            for j, first in enumerate(options):
+                points = core.play_out(
+                    rules, list(hands), list(discards), k.left, k.right, k.me, opening, rand, first
+                )
+                totals[j] += value(rules, k.me, points)
+            if clock is not None and clock() > deadline:
+                break
+        best = max(range(len(options)), key=lambda j: (totals[j], rng.random()))
+        return _move(legal[best])
+
+
+EASY, NORMAL, HARD = RandomBot(), HeuristicBot(), HardBot()
+# "random" and "heuristic": the names stored rooms use for easy and normal.
+BOTS: dict[str, Bot] = {
+    "easy": EASY,
+    "normal": NORMAL,
+    "hard": HARD,
+    "random": EASY,
+    "heuristic": NORMAL,
+}

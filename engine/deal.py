@@ -1,17 +1,19 @@
-"""One deal: hands, the line, the turn; legal moves; placing or discarding a tile -> events.
+"""One deal's public face: moves, results, the deal's facts and position, checked moves.
 
-Hands are 28-bit masks of tile indices (``engine.tiles``) so the hot path is integer work.
-``DealState`` is immutable; every function returns a new one. Klasik (RULES.md §2) adds a
-face-up start tile on the line (placed by nobody: seat -1), tiles set aside unseen, and
-discards: a seat that cannot place a tile discards one face down when ``rules.discard``.
+The rules themselves are ``engine.core`` (placements, next seat, outcome, on ints); this module
+wraps them with validation that names the move, immutable states and events. A deal is two
+immutable parts: ``DealFacts``, fixed when it is dealt (hands as dealt, opener, turn order, the
+face-up start tile and the tiles set aside in Klasik), and ``Position``, what each move changes
+(hands, the line, the turn, passes, discards, the result). ``DealState`` pairs them for readers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from engine import core
+from engine.core import AT_LEFT, END_NAMES, FIT, NOBODY, PLACE, next_seat
 from engine.errors import (
     BadMove,
     DiscardNotAllowed,
@@ -27,27 +29,18 @@ from engine.errors import (
 )
 from engine.events import Event
 from engine.rules import RuleSet
-from engine.scoring import (
-    LEFT,
-    RIGHT,
-    classify_domi,
-    score_counts,
-    score_kandang,
-    side_points,
-)
+from engine.scoring import LEFT, RIGHT
 from engine.tiles import (
     ALL_TILES,
-    BALAK_MASK,
     DRAWN,
-    FULL_MASK,
     HIGH,
     INDEX,
     LOW,
     NAMES,
     OTHER,
-    WITH,
     Tile,
     bits,
+    mask_of_names,
     mask_pips,
     names,
     parse_index,
@@ -56,7 +49,7 @@ from engine.tiles import (
 ENDS = (LEFT, RIGHT)
 DISCARD = "discard"  # Move.end of a discard (Klasik): the tile goes face down, not on the line
 MOVE_ENDS = (None, LEFT, RIGHT, DISCARD)
-NOBODY = -1  # the "seat" of the face-up start tile on the line
+_new = tuple.__new__  # builds a NamedTuple without the keyword/_replace overhead
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +69,13 @@ class Move:
     tile: Tile
     end: str | None = None
     left: int | None = None
+    # For the core: the tile's index and the end's code (-1: not an end at all).
+    index: int = field(init=False, compare=False, repr=False)
+    code: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.tile.index)
+        object.__setattr__(self, "code", core.END_CODES.get(self.end, -1))
 
     @property
     def is_discard(self) -> bool:
@@ -143,7 +143,7 @@ class DealResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> DealResult:
-        hands = tuple(_mask(h) for h in d["hands"])
+        hands = tuple(mask_of_names(h) for h in d["hands"])
         return cls(
             d["end"],
             d["result"],
@@ -154,26 +154,29 @@ class DealResult:
             d["seat"],
             parse_index(d["tile"]),
             tuple(d.get("counts", d["pips"])),
-            tuple(_mask(h) for h in d.get("discards", [[] for _ in hands])),
-            _mask(d.get("set_aside", [])),
+            tuple(mask_of_names(h) for h in d.get("discards", [[] for _ in hands])),
+            mask_of_names(d.get("set_aside", [])),
         )
 
 
-def _mask(tiles: list[str]) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << parse_index(t)
-    return m
+class DealFacts(NamedTuple):
+    """What a deal is from its first move to its last: nothing here changes while it is played."""
 
-
-class DealState(NamedTuple):
     number: int  # 1-based within the set
     seed: int | None
     redeals: int
     first: bool  # first deal of the set: must open with rules.first_opening_tile
     additional: bool  # a Tunggal Additional Game
     opener: int
-    dealt: tuple[int, ...]  # hands as dealt (masks); kept for the record and replay
+    dealt: tuple[int, ...]  # hands as dealt (masks); kept for the record
+    order: tuple[tuple[int, ...], ...]  # order[s]: the seats in turn order after s, s last
+    set_aside: int  # mask of the tiles set aside unseen (Klasik)
+    start: tuple[int, int] | None  # the face-up start tile as drawn (left, right), or None
+
+
+class Position(NamedTuple):
+    """Where a deal stands: what every move changes."""
+
     hands: tuple[int, ...]
     line: tuple[tuple[int, int, int], ...]  # (left number, right number, seat), left to right
     left: int  # -1 before the opening
@@ -181,11 +184,92 @@ class DealState(NamedTuple):
     board: int  # mask of the tiles on the line
     turn: int  # -1 once the deal is over
     passes: tuple[tuple[int, int, int], ...]  # (seat, left, right) at the pass: public knowledge
-    result: DealResult | None
-    order: tuple[tuple[int, ...], ...]  # order[s]: the seats in turn order after s, s last
     discards: tuple[int, ...]  # each seat's discards (masks): the server's and its own secret
-    set_aside: int  # mask of the tiles set aside unseen (Klasik)
     discard_log: tuple[tuple[int, int, int], ...]  # (seat, left, right) at a discard: public
+    result: DealResult | None
+
+
+class DealState(NamedTuple):
+    """A deal for its readers: its fixed facts and its position, each field by its old name."""
+
+    facts: DealFacts
+    pos: Position
+
+    @property
+    def number(self) -> int:
+        return self.facts.number
+
+    @property
+    def seed(self) -> int | None:
+        return self.facts.seed
+
+    @property
+    def redeals(self) -> int:
+        return self.facts.redeals
+
+    @property
+    def first(self) -> bool:
+        return self.facts.first
+
+    @property
+    def additional(self) -> bool:
+        return self.facts.additional
+
+    @property
+    def opener(self) -> int:
+        return self.facts.opener
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        return self.facts.dealt
+
+    @property
+    def order(self) -> tuple[tuple[int, ...], ...]:
+        return self.facts.order
+
+    @property
+    def set_aside(self) -> int:
+        return self.facts.set_aside
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        return self.pos.hands
+
+    @property
+    def line(self) -> tuple[tuple[int, int, int], ...]:
+        return self.pos.line
+
+    @property
+    def left(self) -> int:
+        return self.pos.left
+
+    @property
+    def right(self) -> int:
+        return self.pos.right
+
+    @property
+    def board(self) -> int:
+        return self.pos.board
+
+    @property
+    def turn(self) -> int:
+        return self.pos.turn
+
+    @property
+    def passes(self) -> tuple[tuple[int, int, int], ...]:
+        return self.pos.passes
+
+    @property
+    def discards(self) -> tuple[int, ...]:
+        return self.pos.discards
+
+    @property
+    def discard_log(self) -> tuple[tuple[int, int, int], ...]:
+        return self.pos.discard_log
+
+    @property
+    def result(self) -> DealResult | None:
+        return self.pos.result
 
 
 def new_deal(
@@ -201,164 +285,67 @@ def new_deal(
     direction: int = 1,
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
-) -> DealState:
+) -> tuple[DealFacts, Position]:
     """A deal before its first move. ``start``: the face-up start tile as drawn (left, right)."""
+    order = core.turn_order(players, direction)
+    facts = DealFacts(
+        number, seed, redeals, first, additional, opener, hands, order, set_aside, start
+    )
     if start is None:
-        line: tuple[tuple[int, int, int], ...] = ()
-        left = right = -1
-        board = 0
+        pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
     else:
         left, right = start
         line = ((left, right, NOBODY),)
         board = 1 << INDEX[left][right]
-    return DealState(
-        number,
-        seed,
-        redeals,
-        first,
-        additional,
-        opener,
-        hands,
-        hands,
-        line,
-        left,
-        right,
-        board,
-        opener,
-        (),
-        None,
-        turn_order(players, direction),
-        (0,) * players,
-        set_aside,
-        (),
-    )
+        pos = Position(hands, line, left, right, board, opener, (), (0,) * players, (), None)
+    return facts, pos
 
 
-def start_of(deal: DealState) -> str | None:
+def start_of(facts: DealFacts) -> str | None:
     """The face-up start tile as drawn (``"5-2"``), or None."""
-    for a, b, s in deal.line:
-        if s == NOBODY:
-            return DRAWN[a][b]
-    return None
+    return None if facts.start is None else DRAWN[facts.start[0]][facts.start[1]]
 
 
-def deal_started_event(deal: DealState) -> Event:
+def deal_started_event(facts: DealFacts) -> Event:
     return Event.of(
         "deal_started",
         {
-            "deal_number": deal.number,
-            "seed": deal.seed,
-            "redeals": deal.redeals,
-            "first": deal.first,
-            "additional": deal.additional,
-            "opener": deal.opener,
-            "hands": [names(h) for h in deal.dealt],
-            "start": start_of(deal),
-            "set_aside": names(deal.set_aside),
+            "deal_number": facts.number,
+            "seed": facts.seed,
+            "redeals": facts.redeals,
+            "first": facts.first,
+            "additional": facts.additional,
+            "opener": facts.opener,
+            "hands": [names(h) for h in facts.dealt],
+            "start": start_of(facts),
+            "set_aside": names(facts.set_aside),
         },
     )
 
 
-_OPENING: dict[str | None, int] = {None: -1}
-
-
-def opening_index(rules: RuleSet) -> int:
-    """Index of the tile that must open a set's first deal, -1 if any tile may (cached)."""
-    name = rules.first_opening_tile
-    i = _OPENING.get(name)
-    if i is None:
-        i = _OPENING[name] = parse_index(name)  # type: ignore[arg-type]
-    return i
-
-
-def opening_mask(rules: RuleSet, deal: DealState, hand: int) -> int:
-    """The tiles ``hand`` may open the empty line with in this deal.
-
-    First deal with a ``first_opening_tile``: that tile. Later deals under ``opening_lead``
-    "balak": any balak (the lead has already passed to a seat holding one; if no seat held
-    one, any tile). Otherwise any tile.
-    """
-    if deal.first:
-        o = opening_index(rules)
-        return FULL_MASK if o < 0 else 1 << o
-    if rules.opening_lead == "balak" and hand & BALAK_MASK:
-        return BALAK_MASK
-    return FULL_MASK
-
-
-def pick_random(
-    hand: int, left: int, right: int, opening: int, rand: Callable[[], float]
-) -> tuple[int, int]:
-    """A uniformly random legal placement as (tile index, 0 no end | 1 left | 2 right).
-
-    ``opening``: before the first tile, the mask of tiles that may open (``FULL_MASK``: any
-    tile of the hand). A tile that joins two different ends counts as two placements; on ends
-    ``n|n`` a tile's two placements give the same result, so it counts once and its drawn end
-    is random. Shared by ``random_legal_move`` and the playout kernel so both use ``rand``
-    identically. The hand must hold a legal placement.
-    """
-    if left < 0:
-        options = bits(hand & opening)
-        return options[int(rand() * len(options))], 0
-    wl, wr = WITH[left], WITH[right]
-    one = bits(hand & (wl | wr))
-    if left == right:
-        i = one[int(rand() * len(one))]
-        if wl >> i & 1 and wr >> i & 1:
-            return i, 1 if rand() < 0.5 else 2
-        return i, 0
-    two = hand & wl & wr  # tiles joining both ends: a second placement each
-    if not two:
-        return one[int(rand() * len(one))], 0
-    twos = bits(two)
-    k = int(rand() * (len(one) + len(twos)))
-    if k >= len(one):
-        return twos[k - len(one)], 2
-    i = one[k]
-    return i, 1 if two >> i & 1 else 0
-
-
 # -- legal moves ------------------------------------------------------------------------------
-def placements(rules: RuleSet, deal: DealState, seat: int) -> list[tuple[int, str | None]]:
+def placements(
+    rules: RuleSet, facts: DealFacts, pos: Position, seat: int
+) -> list[tuple[int, str | None]]:
     """(tile index, end) pairs the seat may play now; a tile fitting both ends appears twice.
 
     A seat that must discard (it cannot place, ``rules.discard``) gets one ``(tile,
     "discard")`` pair per tile of its hand.
     """
-    if deal.turn != seat or deal.result is not None:
+    if pos.turn != seat or pos.result is not None:
         return []
-    hand = deal.hands[seat]
-    left, right = deal.left, deal.right
-    if left < 0:
-        return [(i, None) for i in bits(hand & opening_mask(rules, deal, hand))]
-    out: list[tuple[int, str | None]] = []
-    wl, wr = WITH[left], WITH[right]
-    for i in bits(hand & (wl | wr)):
-        if wl >> i & 1 and wr >> i & 1:
-            out.append((i, LEFT))
-            out.append((i, RIGHT))
-        else:
-            out.append((i, None))
-    if not out and rules.discard:
-        return [(i, DISCARD) for i in bits(hand)]
-    return out
+    hand = pos.hands[seat]
+    opening = core.opening_mask(rules, facts.first, hand)
+    names_ = core.END_NAMES
+    return [
+        (i, names_[c])
+        for i, c in core.placements(hand, pos.left, pos.right, opening, rules.discard)
+    ]
 
 
-def can_move(deal: DealState, seat: int) -> bool:
-    """The seat holds a tile that fits an open end."""
-    return bool(deal.hands[seat] & (WITH[deal.left] | WITH[deal.right]))
-
-
-def must_discard(rules: RuleSet, deal: DealState) -> bool:
-    """The seat to move cannot place a tile and must discard one."""
-    return (
-        rules.discard and deal.result is None and deal.left >= 0 and not can_move(deal, deal.turn)
-    )
-
-
-# -- checking a move --------------------------------------------------------------------------
-def ends_text(deal: DealState) -> str:
-    return f"ends {deal.left}|{deal.right}"
+# -- checking a move: the precise error for an illegal one -------------------------------------
+def ends_text(pos: Position) -> str:
+    return f"ends {pos.left}|{pos.right}"
 
 
 _MUST_OPEN_WITH: dict[str, type[WrongOpening]] = {"6-6": MustOpenWith66, "0-0": MustOpenWith00}
@@ -369,8 +356,8 @@ def must_open_with(name: str, message: str) -> WrongOpening:
     return _MUST_OPEN_WITH.get(name, WrongOpening)(message)
 
 
-def _wrong_opening(rules: RuleSet, deal: DealState, seat: int, tile: Tile) -> WrongOpening:
-    if deal.first:
+def _wrong_opening(rules: RuleSet, facts: DealFacts, seat: int, tile: Tile) -> WrongOpening:
+    if facts.first:
         name = rules.first_opening_tile or ""
         return must_open_with(
             name,
@@ -381,362 +368,217 @@ def _wrong_opening(rules: RuleSet, deal: DealState, seat: int, tile: Tile) -> Wr
     )
 
 
-def check_move(
-    rules: RuleSet, deal: DealState, seat: int, move: Move
-) -> tuple[int, str | None, int]:
-    """Validate placement ``move`` for ``seat``; return (tile index, end, number).
+def can_place(pos: Position, seat: int) -> bool:
+    return pos.left >= 0 and bool(pos.hands[seat] & FIT[pos.left][pos.right])
 
-    For the opening tile the third value is the number that faces the left end; otherwise it is
-    the number the tile leaves open at its end. Raises an ``IllegalMove`` naming the move.
+
+def check_move(rules: RuleSet, facts: DealFacts, pos: Position, seat: int, move: Move) -> int:
+    """Validate placement ``move`` for ``seat``; return the opening's left number.
+
+    Called for the opening tile (it returns the number that faces the left end) and for any
+    move the core refused, to raise the ``IllegalMove`` that names what is wrong.
     """
     tile = move.tile
     i = tile.index
-    if seat != deal.turn:
-        raise NotYourTurn(f"seat {seat} cannot play {tile}: it is seat {deal.turn}'s turn")
-    if not deal.hands[seat] >> i & 1:
+    if seat != pos.turn:
+        raise NotYourTurn(f"seat {seat} cannot play {tile}: it is seat {pos.turn}'s turn")
+    if not pos.hands[seat] >> i & 1:
         raise TileNotInHand(f"seat {seat} cannot play {tile}: it is not in seat {seat}'s hand")
     if move.end not in (None, LEFT, RIGHT):
         raise BadMove(f"seat {seat} cannot play {tile}: end must be 'left' or 'right'")
-    left, right = deal.left, deal.right
+    left, right = pos.left, pos.right
     if left < 0:
-        if not opening_mask(rules, deal, deal.hands[seat]) >> i & 1:
-            raise _wrong_opening(rules, deal, seat, tile)
+        if not core.opening_mask(rules, facts.first, pos.hands[seat]) >> i & 1:
+            raise _wrong_opening(rules, facts, seat, tile)
         first = LOW[i] if move.left is None else move.left
         if first not in (LOW[i], HIGH[i]):
             raise BadMove(f"seat {seat} cannot open with {tile} showing {first} on the left")
-        return i, None, first
+        return first
     fits_l, fits_r = OTHER[i][left] >= 0, OTHER[i][right] >= 0
     if not (fits_l or fits_r):
-        hint = " and must discard" if rules.discard and not can_move(deal, seat) else ""
+        hint = " and must discard" if rules.discard and not can_place(pos, seat) else ""
         raise TileDoesNotFit(
-            f"seat {seat} cannot play {tile}: it fits no open end ({ends_text(deal)}){hint}"
+            f"seat {seat} cannot play {tile}: it fits no open end ({ends_text(pos)}){hint}"
         )
     end = move.end
     if end is None:
-        if fits_l and fits_r:
-            raise EndRequired(
-                f"seat {seat} must say which end for {tile}: it fits both ends ({ends_text(deal)})"
-            )
-        end = LEFT if fits_l else RIGHT
-    elif not (fits_l if end == LEFT else fits_r):
-        raise TileDoesNotFit(
-            f"seat {seat} cannot play {tile} on the {end} end: it fits only the "
-            f"{LEFT if fits_l else RIGHT} end ({ends_text(deal)})"
+        raise EndRequired(
+            f"seat {seat} must say which end for {tile}: it fits both ends ({ends_text(pos)})"
         )
-    return i, end, OTHER[i][left if end == LEFT else right]
+    raise TileDoesNotFit(
+        f"seat {seat} cannot play {tile} on the {end} end: it fits only the "
+        f"{LEFT if fits_l else RIGHT} end ({ends_text(pos)})"
+    )
 
 
-def check_discard(rules: RuleSet, deal: DealState, seat: int, move: Move) -> int:
+def check_discard(rules: RuleSet, pos: Position, seat: int, move: Move) -> int:
     """Validate discard ``move`` for ``seat``; return the tile index."""
     tile = move.tile
     i = tile.index
-    if seat != deal.turn:
-        raise NotYourTurn(f"seat {seat} cannot discard {tile}: it is seat {deal.turn}'s turn")
+    if seat != pos.turn:
+        raise NotYourTurn(f"seat {seat} cannot discard {tile}: it is seat {pos.turn}'s turn")
     if not rules.discard:
         raise DiscardNotAllowed(
             f"seat {seat} cannot discard {tile}: under these rules a seat that cannot play passes"
         )
-    hand = deal.hands[seat]
+    hand = pos.hands[seat]
     if not hand >> i & 1:
         raise TileNotInHand(f"seat {seat} cannot discard {tile}: it is not in seat {seat}'s hand")
-    if deal.left < 0:
+    if pos.left < 0:
         raise MustPlace(f"seat {seat} cannot discard {tile}: it opens the line")
-    fit = hand & (WITH[deal.left] | WITH[deal.right])
+    fit = hand & FIT[pos.left][pos.right]
     if fit:
         raise MustPlace(
             f"seat {seat} cannot discard {tile}: it can place {NAMES[bits(fit)[0]]} "
-            f"({ends_text(deal)})"
+            f"({ends_text(pos)})"
         )
     return i
 
 
-# -- placing a tile -----------------------------------------------------------------------------
-def place(deal: DealState, seat: int, i: int, end: str | None, number: int) -> DealState:
-    """Put tile ``i`` on the line (no checks, no turn change): shared by play and replay."""
-    hands = list(deal.hands)
-    hands[seat] &= ~(1 << i)
-    if end is None:  # opening: ``number`` faces the left end
-        other = HIGH[i] if number == LOW[i] else LOW[i]
-        line: tuple[tuple[int, int, int], ...] = ((number, other, seat),)
-        left, right = number, other
-    elif end == LEFT:
-        line = ((number, deal.left, seat), *deal.line)
-        left, right = number, deal.right
-    else:
-        line = (*deal.line, (deal.right, number, seat))
-        left, right = deal.left, number
-    return deal._replace(
-        hands=tuple(hands), line=line, left=left, right=right, board=deal.board | 1 << i
-    )
-
-
-def lay_down(deal: DealState, seat: int, i: int) -> DealState:
-    """Discard tile ``i`` face down (no checks, no turn change): shared by play and replay."""
-    bit = 1 << i
-    hands = list(deal.hands)
-    hands[seat] &= ~bit
-    discards = list(deal.discards)
-    discards[seat] |= bit
-    return deal._replace(
-        hands=tuple(hands),
-        discards=tuple(discards),
-        discard_log=(*deal.discard_log, (seat, deal.left, deal.right)),
-    )
-
-
-_AFTER: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
-
-
-def turn_order(n: int, step: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats in turn order after it, ending with itself (cached)."""
-    order = _AFTER.get((n, step))
-    if order is None:
-        order = tuple(tuple((s + step * k) % n for k in range(1, n + 1)) for s in range(n))
-        _AFTER[(n, step)] = order
-    return order
-
-
-def next_turn(discard: bool, hands: tuple[int, ...], fit: int, after: tuple[int, ...]) -> int:
-    """Who moves next, from the seats ``after`` in turn order; -1 when nobody can place.
-
-    Pass rules: the first of them able to place (the ones before it pass). Discard rules: the
-    first of them, who places or discards, as long as some seat can still place.
-    """
-    for s in after:
-        if hands[s] & fit:
-            return after[0] if discard else s
-    return -1
-
-
+# -- playing ------------------------------------------------------------------------------------
 def deal_result(
     rules: RuleSet,
-    deal: DealState,
+    facts: DealFacts,
+    pos: Position,
     how: str,
     seat: int,
     i: int,
+    code: int,
     hands: tuple[int, ...],
-    end: str | None,
 ) -> DealResult:
-    """Score a deal that just ended.
-
-    ``how``: "domi" (a last tile placed), "discard" (a last tile discarded) or "kandang"
-    (nobody can place). ``deal`` is the state before the last move: its ends score a PORDI
-    Domi. Count scoring (Klasik) ranks every seat by what it answers for, hand + discards.
-    """
-    pips = tuple(mask_pips(h) for h in hands)
-    discards, set_aside = deal.discards, deal.set_aside
-    if how == DISCARD:
-        ds = list(discards)
-        ds[seat] |= 1 << i
-        discards = tuple(ds)
-    if rules.counts:
-        counted = score_counts(rules, [h | d for h, d in zip(hands, discards, strict=True)])
-        end_kind = "kandang" if how == "kandang" else "domi"
-        return DealResult(
-            end_kind,
-            how,
-            counted.winner,
-            counted.points,
-            pips,
-            hands,
-            seat,
-            i,
-            counted.counts,
-            discards,
-            set_aside,
-        )
-    if how == "kandang":
-        kandang = score_kandang(rules, seat, pips)
-        points = tuple(side_points(rules, kandang.awards))
-        return DealResult(
-            "kandang",
-            "kandang",
-            kandang.winner,
-            points,
-            pips,
-            hands,
-            seat,
-            i,
-            pips,
-            discards,
-            set_aside,
-        )
-    others = 0  # a number is used up when no other seat holds it (§1.2)
-    for h in hands:
-        others |= h
-    domi = classify_domi(rules, deal.left, deal.right, i, end, others)
+    """Score a deal that just ended (``core.outcome``); ``pos`` is the position before the move."""
+    end, result, winner, points, counts, discards = core.outcome(
+        rules, how, seat, i, code, pos.left, pos.right, hands, pos.discards
+    )
+    pips = counts if not rules.counts else tuple(mask_pips(h) for h in hands)
     return DealResult(
-        "domi",
-        domi.result,
-        seat,
-        tuple(side_points(rules, {seat: domi.points})),
-        pips,
-        hands,
-        seat,
-        i,
-        pips,
-        discards,
-        set_aside,
+        end, result, winner, points, pips, hands, seat, i, counts, discards, facts.set_aside
     )
 
 
-_new = tuple.__new__  # builds a NamedTuple without the keyword/_replace overhead
-
-
 def play_tile(
-    rules: RuleSet, deal: DealState, seat: int, move: Move
-) -> tuple[DealState, list[Event]]:
+    rules: RuleSet, facts: DealFacts, pos: Position, seat: int, move: Move
+) -> tuple[Position, list[Event]]:
     """Apply one move and what follows automatically: passes, or the end of the deal.
 
-    The deal's result (if it ended) is set on the returned state; the match adds the
-    ``deal_ended`` event because it also carries the set's scores. This is the engine's hot
-    path (see docs/ENGINE.md), hence the unpacking and inlined checks: anything unusual goes
-    through ``check_move``, which raises the precise error.
+    The deal's result (if it ended) is set on the returned position; the match adds the
+    ``deal_ended`` event because it also carries the set's scores. The core's placement table
+    decides every legal placement; only a move it refuses, or the opening, is looked at by
+    ``check_move``, which raises the precise error.
     """
-    if move.end == DISCARD:
-        return discard_tile(rules, deal, seat, move)
-    (
-        number,
-        seed,
-        redeals,
-        first,
-        additional,
-        opener,
-        dealt,
-        hands,
-        line,
-        left,
-        right,
-        board,
-        turn,
-        passes,
-        result,
-        order,
-        discards,
-        set_aside,
-        discard_log,
-    ) = deal
-    i = move.tile.index
-    end = move.end
-    if seat == turn and left >= 0 and hands[seat] >> i & 1:
-        other = OTHER[i]
-        ol, orr = other[left], other[right]
-        if end is None and (ol < 0) != (orr < 0):
-            end = LEFT if ol >= 0 else RIGHT
-        elif not ((end == LEFT and ol >= 0) or (end == RIGHT and orr >= 0)):
-            check_move(rules, deal, seat, move)
-        if end == LEFT:
-            line = ((ol, left, seat), *line)
-            placed = DRAWN[ol][left]
-            left = ol
+    hands, line, left, right, board, turn, passes, discards, discard_log, result = pos
+    i = move.index
+    code = move.code
+    if code == 3:  # core.DISCARD
+        return discard_tile(rules, facts, pos, seat, move)
+    entry = None
+    if seat == turn and left >= 0 and hands[seat] >> i & 1 and code >= 0:
+        entry = PLACE[((i * 7 + left) * 7 + right) * 3 + code]
+    if entry is not None:
+        left, right, code, placed = entry
+        if code == AT_LEFT:
+            line = ((left, pos.left, seat), *line)
         else:
-            line = (*line, (right, orr, seat))
-            placed = DRAWN[right][orr]
-            right = orr
+            line = (*line, (pos.right, right, seat))
     else:
-        i, end, facing = check_move(rules, deal, seat, move)  # the opening, or an error
-        left, right = facing, HIGH[i] if facing == LOW[i] else LOW[i]
+        facing = check_move(rules, facts, pos, seat, move)  # the opening, or an error
+        left, right = core.open_with(i, facing)
         line = ((left, right, seat),)
         placed = DRAWN[left][right]
     hand = hands[seat] & ~(1 << i)
     as_list = list(hands)
     as_list[seat] = hand
     hands = tuple(as_list)
-    board |= 1 << i
-    events = [Event("played", (number, seat, NAMES[i], end, placed, left, right))]
+    events = [
+        _new(
+            Event,
+            ("played", (facts.number, seat, NAMES[i], END_NAMES[code], placed, left, right)),
+        )
+    ]
     if not hand:
-        result = deal_result(rules, deal, "domi", seat, i, hands, end)
+        result = deal_result(rules, facts, pos, "domi", seat, i, code, hands)
         turn = -1
     else:
-        # next_turn(), inlined: this runs on every placement.
-        after = order[seat]
-        fit = WITH[left] | WITH[right]
-        turn = -1
-        for s in after:
-            if hands[s] & fit:
-                turn = after[0] if rules.discard else s
-                break
-        if turn < 0:
-            # Nobody can place: ``seat`` has locked the board (Kandang).
-            result = deal_result(rules, deal, "kandang", seat, i, hands, end)
-        else:
-            for p in after:
-                if p == turn:
-                    break
-                passes = (*passes, (p, left, right))
-                events.append(Event("passed", (number, p, left, right)))
+        after = facts.order[seat]
+        turn = next_seat(hands, FIT[left][right], after, rules.discard)
+        if turn < 0:  # nobody can place: ``seat`` has locked the board (Kandang)
+            result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
+        elif turn != after[0]:
+            passes, more = _passes(facts.number, after, turn, left, right, passes)
+            events.extend(more)
     return (
         _new(
-            DealState,
-            (
-                number,
-                seed,
-                redeals,
-                first,
-                additional,
-                opener,
-                dealt,
-                hands,
-                line,
-                left,
-                right,
-                board,
-                turn,
-                passes,
-                result,
-                order,
-                discards,
-                set_aside,
-                discard_log,
-            ),
+            Position,
+            (hands, line, left, right, board | 1 << i, turn, passes, discards, discard_log, result),
         ),
         events,
     )
 
 
+def _passes(
+    number: int,
+    after: tuple[int, ...],
+    turn: int,
+    left: int,
+    right: int,
+    passes: tuple[tuple[int, int, int], ...],
+) -> tuple[tuple[tuple[int, int, int], ...], list[Event]]:
+    """The seats in ``after`` before ``turn`` pass on ends ``left|right``."""
+    events = []
+    more = []
+    for p in after:
+        if p == turn:
+            break
+        more.append((p, left, right))
+        events.append(_new(Event, ("passed", (number, p, left, right))))
+    return (*passes, *more), events
+
+
 def discard_tile(
-    rules: RuleSet, deal: DealState, seat: int, move: Move
-) -> tuple[DealState, list[Event]]:
+    rules: RuleSet, facts: DealFacts, pos: Position, seat: int, move: Move
+) -> tuple[Position, list[Event]]:
     """A seat that cannot place lays a tile face down (Klasik). It counts against the seat.
 
     The deal ends when that was its last tile. Otherwise the next seat moves: a discard takes
     no tile off the open ends' numbers, so some seat can still place (else the deal would
     have ended blocked before this turn).
     """
-    i = check_discard(rules, deal, seat, move)
-    left, right = deal.left, deal.right
-    events = [Event("discarded", (deal.number, seat, NAMES[i], left, right))]
-    after = lay_down(deal, seat, i)
-    if not after.hands[seat]:
-        result = deal_result(rules, deal, DISCARD, seat, i, after.hands, None)
+    i = check_discard(rules, pos, seat, move)
+    left, right = pos.left, pos.right
+    events = [Event("discarded", (facts.number, seat, NAMES[i], left, right))]
+    bit = 1 << i
+    hands = list(pos.hands)
+    hands[seat] &= ~bit
+    discards = list(pos.discards)
+    discards[seat] |= bit
+    after = pos._replace(
+        hands=tuple(hands),
+        discards=tuple(discards),
+        discard_log=(*pos.discard_log, (seat, left, right)),
+    )
+    if not hands[seat]:
+        result = deal_result(rules, facts, pos, "discard", seat, i, core.DISCARD, after.hands)
         return after._replace(turn=-1, result=result), events
-    turn = next_turn(rules.discard, after.hands, WITH[left] | WITH[right], deal.order[seat])
+    turn = core.next_seat(hands, FIT[left][right], facts.order[seat], rules.discard)
     assert turn >= 0, "a discard cannot block the line"
     return after._replace(turn=turn), events
 
 
-def open_turn(rules: RuleSet, deal: DealState) -> tuple[DealState, list[Event]]:
+def open_turn(rules: RuleSet, facts: DealFacts, pos: Position) -> tuple[Position, list[Event]]:
     """With a face-up start tile: the opener moves first, or (pass rules) the next seat that can.
 
     RuleSet validation keeps at most five tiles set aside, so some seat always holds a tile
     that fits the start tile (each number is on six other tiles).
     """
-    if deal.left < 0:
-        return deal, []
-    n = len(deal.hands)
-    before = deal.order[deal.opener][n - 2] if n > 1 else deal.opener
-    after = deal.order[before]
-    turn = next_turn(rules.discard, deal.hands, WITH[deal.left] | WITH[deal.right], after)
+    if pos.left < 0:
+        return pos, []
+    before = facts.order[facts.opener][-2] if len(pos.hands) > 1 else facts.opener
+    after = facts.order[before]
+    turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, rules.discard)
     assert turn >= 0, "some seat can always play on the start tile"
-    passes = []
-    events = []
-    for p in after:
-        if p == turn:
-            break
-        passes.append((p, deal.left, deal.right))
-        events.append(Event("passed", (deal.number, p, deal.left, deal.right)))
-    return deal._replace(turn=turn, passes=tuple(passes)), events
+    passes, events = _passes(facts.number, after, turn, pos.left, pos.right, ())
+    return pos._replace(turn=turn, passes=passes), events
 
 
-def hand_tiles(deal: DealState, seat: int) -> list[Tile]:
-    return [ALL_TILES[i] for i in bits(deal.hands[seat])]
+def hand_tiles(pos: Position, seat: int) -> list[Tile]:
+    return [ALL_TILES[i] for i in bits(pos.hands[seat])]

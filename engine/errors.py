@@ -85,10 +85,20 @@ class DiscardNotAllowed(IllegalMove):
     code = "discard_not_allowed"
 
 
+class NoLegalMove(IllegalMove):
+    """A bot was asked to move for a seat that has nothing to play."""
+
+    code = "no_legal_move"
+
+
 class PhaseError(_Coded):
     """The request does not fit the match's phase."""
 
     code = "bad_phase"
+
+
+class DealInProgress(PhaseError):
+    code = "deal_in_progress"
 
 
 class DealOver(PhaseError):
@@ -123,3 +133,9 @@ class BadRules(BadInput):
 
 class BadScenario(BadInput):
     code = "bad_scenario"
+
+
+class UnknownBot(BadInput):
+    """A bot kind that is not in ``engine.BOTS``."""
+
+    code = "unknown_bot"

@@ -9,26 +9,27 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from engine import core
+from engine.core import FIT, opening_mask, pick_random
 from engine.deal import (
     DISCARD,
+    DealFacts,
     DealResult,
     DealState,
     Move,
+    Position,
     deal_started_event,
     must_open_with,
     new_deal,
     open_turn,
-    opening_index,
-    opening_mask,
-    pick_random,
     placements,
     play_tile,
 )
-from engine.errors import BadScenario, DealOver, EngineError, NoDeal, SetOver
+from engine.errors import BadScenario, DealInProgress, DealOver, NoDeal, SetOver
 from engine.events import Event
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
-from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, WITH, Tile, bits
+from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits
 
 PHASES = ("ready", "playing", "deal_over", "set_over")
 _new = tuple.__new__
@@ -42,17 +43,26 @@ class MatchState(NamedTuple):
     phase: str  # ready | playing | deal_over | set_over
     deal_number: int  # 1-based; 0 before the first deal
     scores: tuple[int, ...]  # per seat; Ganda: each seat shows its team's counter
-    deal: DealState | None
+    facts: DealFacts | None  # the current (or last) deal's fixed facts
+    pos: Position | None  # and where it stands
     last_winner: int | None  # winner of the previous deal: opens the next one
     additional_games: int  # Tunggal Additional Games played or in play
     set_result: dict[str, Any] | None
     results: tuple[DealResult, ...]  # this set's finished deals
 
     @property
-    def turn(self) -> int | None:
-        if self.phase != "playing" or self.deal is None:
+    def deal(self) -> DealState | None:
+        """The current (or last) deal, facts and position together, for readers."""
+        if self.facts is None or self.pos is None:
             return None
-        return self.deal.turn
+        return DealState(self.facts, self.pos)
+
+    @property
+    def turn(self) -> int | None:
+        pos = self.pos
+        if self.phase != "playing" or pos is None:
+            return None
+        return pos.turn
 
     @property
     def last_result(self) -> DealResult | None:
@@ -61,13 +71,13 @@ class MatchState(NamedTuple):
 
 def new_match(rules: RuleSet) -> MatchState:
     """A fresh set: no deal yet, scores zero; its first deal is opened as the rules say."""
-    return MatchState(rules, "ready", 0, (0,) * rules.players, None, None, 0, None, ())
+    return MatchState(rules, "ready", 0, (0,) * rules.players, None, None, None, 0, None, ())
 
 
 # -- starting a deal ----------------------------------------------------------------------------
 def _check_can_start(state: MatchState) -> None:
     if state.phase == "playing":
-        raise EngineError("deal_in_progress", f"deal {state.deal_number} is still being played")
+        raise DealInProgress(f"deal {state.deal_number} is still being played")
     if state.phase == "set_over":
         raise SetOver("the set is over; start a new match for the next set")
 
@@ -82,10 +92,13 @@ class Dealt(NamedTuple):
     first_seat: int  # a random seat, drawn after the last shuffle: moves first when the rules say
 
 
+_TILE_BITS = tuple(1 << i for i in range(COUNT))
+
+
 def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
     # Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's
     # _randbelow costs several times more); float truncation bias is below 2**-50.
-    order = [1 << i for i in range(COUNT)]
+    order = list(_TILE_BITS)
     rand = rng.random
     for k in range(COUNT - 1, 0, -1):
         j = int(rand() * (k + 1))
@@ -178,7 +191,7 @@ def begin_deal(
     n = rules.players
     first = state.deal_number == 0
     if first and rules.first_opening_tile is not None:
-        o = opening_index(rules)
+        o = core.opening_index(rules)
         holder = next(s for s, h in enumerate(hands) if h >> o & 1)
         if opener is not None and opener != holder:
             raise must_open_with(
@@ -194,10 +207,11 @@ def begin_deal(
         opener = state.last_winner if state.last_winner is not None else 0
     if not first and start is None and rules.opening_lead == "balak":
         # The leader must lead a balak; without one the lead passes on in turn (§2).
-        opener = next((s for s in _from(rules, opener) if hands[s] & BALAK_MASK), opener)
+        seats = core.seats_from(core.turn_order(n, rules.direction), opener)
+        opener = next((s for s in seats if hands[s] & BALAK_MASK), opener)
     number = state.deal_number + 1
     additional = _goal_reached(state)  # the set is only still on because first place is tied
-    deal = new_deal(
+    facts, pos = new_deal(
         number=number,
         hands=hands,
         opener=opener,
@@ -210,7 +224,7 @@ def begin_deal(
         start=start,
         set_aside=set_aside,
     )
-    deal, passes = open_turn(rules, deal)
+    pos, passes = open_turn(rules, facts, pos)
     s = state
     new_state = _new(
         MatchState,
@@ -219,62 +233,69 @@ def begin_deal(
             "playing",
             number,
             s.scores,
-            deal,
+            facts,
+            pos,
             s.last_winner,
             s.additional_games + additional,
             s.set_result,
             s.results,
         ),
     )
-    return new_state, [deal_started_event(deal), *passes]
-
-
-def _from(rules: RuleSet, seat: int) -> list[int]:
-    """Every seat in turn order starting with ``seat``."""
-    return [(seat + rules.direction * k) % rules.players for k in range(rules.players)]
+    return new_state, [deal_started_event(facts), *passes]
 
 
 # -- playing --------------------------------------------------------------------------------------
-def _check_playing(state: MatchState) -> DealState:
-    if state.phase == "ready" or state.deal is None:
+def _check_playing(state: MatchState) -> tuple[DealFacts, Position]:
+    if state.phase == "ready" or state.facts is None or state.pos is None:
         raise NoDeal("no deal is being played: start one first")
     if state.phase == "set_over":
         raise SetOver("the set is over")
     if state.phase == "deal_over":
         raise DealOver(f"deal {state.deal_number} is over")
-    return state.deal
+    return state.facts, state.pos
 
 
 def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Event]]:
     """Apply one placement and everything that follows from it automatically."""
-    rules, phase, number, scores, deal, last_winner, additional, set_result, results = state
-    if phase != "playing" or deal is None:
-        deal = _check_playing(state)
-    deal, events = play_tile(rules, deal, seat, move)
-    if deal.result is None:
+    rules, phase, number, scores, facts, pos, last_winner, additional, set_result, results = state
+    if phase != "playing" or facts is None or pos is None:
+        facts, pos = _check_playing(state)
+    pos, events = play_tile(rules, facts, pos, seat, move)
+    if pos.result is None:
         return _new(
             MatchState,
-            (rules, phase, number, scores, deal, last_winner, additional, set_result, results),
+            (
+                rules,
+                phase,
+                number,
+                scores,
+                facts,
+                pos,
+                last_winner,
+                additional,
+                set_result,
+                results,
+            ),
         ), events
-    new_state, more = finish_deal(state, deal)
+    new_state, more = finish_deal(state, pos)
     events.extend(more)
     return new_state, events
 
 
-def finish_deal(state: MatchState, deal: DealState) -> tuple[MatchState, list[Event]]:
-    """Book a finished deal: scores, winner, and the end of the set if it is reached."""
-    result = deal.result
-    assert result is not None
+def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Event]]:
+    """Book a finished deal (``pos`` carries its result): scores, winner, the set's end."""
+    result = pos.result
+    assert result is not None and state.facts is not None
     scores = tuple(a + b for a, b in zip(state.scores, result.points, strict=True))
     ended = state._replace(
         phase="deal_over",
-        deal=deal,
+        pos=pos,
         scores=scores,
         last_winner=result.winner,
         results=(*state.results, result),
     )
     data = result.to_dict()
-    data["deal_number"] = deal.number
+    data["deal_number"] = state.facts.number
     data["scores"] = list(scores)
     events = [Event("deal_ended", data)]
     set_result = _set_result(ended)
@@ -326,9 +347,11 @@ def legal_moves(state: MatchState, seat: int) -> list[Move]:
     Placements; or, for a seat that cannot place under discard rules, one discard
     (``Move(tile, "discard")``) per tile of its hand.
     """
-    if state.phase != "playing" or state.deal is None:
+    if state.phase != "playing" or state.facts is None or state.pos is None:
         return []
-    return [Move(ALL_TILES[i], end) for i, end in placements(state.rules, state.deal, seat)]
+    return [
+        Move(ALL_TILES[i], end) for i, end in placements(state.rules, state.facts, state.pos, seat)
+    ]
 
 
 def random_legal_move(state: MatchState, rng: random.Random) -> Move:
@@ -338,18 +361,19 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
     its two placements give the same result, so they count as one and the drawn end is random.
     A seat that must discard discards a uniformly random tile of its hand.
     """
-    deal = _check_playing(state) if state.phase != "playing" else state.deal
-    assert deal is not None
-    hand = deal.hands[deal.turn]
-    left = deal.left
+    facts, pos = state.facts, state.pos
+    if state.phase != "playing" or facts is None or pos is None:
+        facts, pos = _check_playing(state)
+    hand = pos.hands[pos.turn]
+    left = pos.left
     if left < 0:
-        opening = opening_mask(state.rules, deal, hand)
+        opening = opening_mask(state.rules, facts.first, hand)
     else:
         opening = FULL_MASK
-        if not hand & (WITH[left] | WITH[deal.right]):
+        if not hand & FIT[left][pos.right]:
             tiles = bits(hand)  # only reached under discard rules: else the seat would pass
             return MOVES[tiles[int(rng.random() * len(tiles))]][3]
-    i, code = pick_random(hand, left, deal.right, opening, rng.random)
+    i, code = pick_random(hand, left, pos.right, opening, rng.random)
     return MOVES[i][code]
 
 
@@ -368,9 +392,9 @@ def scenario_match(rules: RuleSet, *, first_deal: bool, opener: int | None) -> M
 
 def hand_of(state: MatchState, seat: int) -> list[Tile]:
     """The seat's current hand (for the server's own use; views decide what clients see)."""
-    if state.deal is None:
+    if state.pos is None:
         return []
-    h = state.deal.hands[seat]
+    h = state.pos.hands[seat]
     return [ALL_TILES[i] for i in range(COUNT) if h >> i & 1]
 
 

@@ -1,20 +1,20 @@
-"""History: state = fold(events), and rebuilding a deal or a whole set from stored data.
+"""Replay: a deal or a whole set rebuilt by playing its stored moves through ``play``.
 
 The service stores each deal's seed and its moves (placements and discards, each as tile +
-end; a discard's end is ``"discard"``) or the raw events before it broadcasts them; after a
-restart it rebuilds the table with ``replay_match`` or ``rebuild``.
+end; a discard's end is ``"discard"``) before it broadcasts them; after a restart it rebuilds
+the table with ``replay_match``. There is no second fold over events: the moves go through
+the same ``start_deal`` and ``play`` as the live table, so a replayed state is the live one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.deal import DealResult, Move, lay_down, new_deal, place
-from engine.errors import EngineError
+from engine.deal import Move
+from engine.errors import DealOver
 from engine.events import Event
-from engine.match import MatchState, finish_deal, new_match, play, start_deal
+from engine.match import MatchState, new_match, play, start_deal
 from engine.rules import RuleSet
-from engine.tiles import parse_index
 
 
 def fold(
@@ -28,7 +28,7 @@ def fold(
     state, events = start_deal(state, seed)
     for move in moves:
         if state.turn is None:
-            raise EngineError("deal_over", f"move {move} comes after the end of the deal")
+            raise DealOver(f"move {move} comes after the end of the deal")
         state, more = play(state, state.turn, move)
         events.extend(more)
     return state, events
@@ -48,73 +48,3 @@ def replay_match(
         state, more = fold(rules, seed, moves, state)
         events.extend(more)
     return state, events
-
-
-def apply_event(state: MatchState, event: Event) -> MatchState:
-    """One step of the fold: the state after ``event``."""
-    d = event.data
-    kind = event.kind
-    if kind == "redeal":
-        return state
-    if kind == "deal_started":
-        hands = [_mask(h) for h in d["hands"]]
-        start = d.get("start")
-        started = new_deal(
-            number=d["deal_number"],
-            hands=tuple(hands),
-            opener=d["opener"],
-            first=d["first"],
-            seed=d["seed"],
-            redeals=d["redeals"],
-            additional=d["additional"],
-            players=state.rules.players,
-            direction=state.rules.direction,
-            start=None if start is None else (int(start[0]), int(start[-1])),
-            set_aside=_mask(d.get("set_aside", [])),
-        )
-        return state._replace(
-            phase="playing",
-            deal_number=started.number,
-            deal=started,
-            additional_games=state.additional_games + started.additional,
-        )
-    deal = state.deal
-    if deal is None:
-        raise EngineError("bad_history", f"{kind} event before any deal_started")
-    n, step = state.rules.players, state.rules.direction
-    if kind == "played":
-        seat, i, end = d["seat"], parse_index(d["tile"]), d["end"]
-        a, b = (int(x) for x in d["placed"].split("-"))
-        number = a if end in (None, "left") else b
-        deal = place(deal, seat, i, end, number)
-        return state._replace(deal=deal._replace(turn=(seat + step) % n))
-    if kind == "discarded":
-        seat = d["seat"]
-        deal = lay_down(deal, seat, parse_index(d["tile"]))
-        return state._replace(deal=deal._replace(turn=(seat + step) % n))
-    if kind == "passed":
-        seat = d["seat"]
-        passes = (*deal.passes, (seat, d["left"], d["right"]))
-        return state._replace(deal=deal._replace(turn=(seat + step) % n, passes=passes))
-    if kind == "deal_ended":
-        result = DealResult.from_dict(d)
-        ended, _ = finish_deal(state, deal._replace(turn=-1, result=result))
-        return ended
-    if kind == "set_ended":
-        return state  # finish_deal already decided it from the same data
-    raise EngineError("bad_history", f"unknown event kind {kind!r}")
-
-
-def _mask(tiles: list[str]) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << parse_index(t)
-    return m
-
-
-def rebuild(rules: RuleSet, events: Iterable[Event], state: MatchState | None = None) -> MatchState:
-    """Fold stored events into the state they describe."""
-    state = new_match(rules) if state is None else state
-    for event in events:
-        state = apply_event(state, event)
-    return state

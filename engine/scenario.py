@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.deal import DISCARD, Move
-from engine.errors import BadScenario, EngineError
+from engine.errors import BadScenario, DealOver, EngineError
 from engine.match import begin_deal, play, scenario_match
 from engine.rules import RuleSet, rules_from_settings
 from engine.tiles import COUNT, FULL_MASK, HIGH, LOW, Tile, names, parse_index
@@ -141,9 +141,8 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
         seat, move = _move(raw, k)
         if state.phase != "playing":
             verb = "discards" if move.is_discard else "plays"
-            raise EngineError(
-                "deal_over",
-                f"move {k} (seat {seat} {verb} {move.tile}) comes after the end of the deal",
+            raise DealOver(
+                f"move {k} (seat {seat} {verb} {move.tile}) comes after the end of the deal"
             )
         if not 0 <= seat < rules.players:
             raise BadScenario(f"move {k}: there is no seat {seat}")

@@ -40,7 +40,7 @@ DRAWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"{a}-{b}" for b in NUMBERS) fo
 
 # Lookup tables over 14-bit halves of a hand mask: the hot path never loops over bits.
 _HALF = 14
-_HALF_MASK = (1 << _HALF) - 1
+HALF_MASK = (1 << _HALF) - 1
 
 
 def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -53,28 +53,31 @@ def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, .
     return tuple(idx), tuple(pips)
 
 
-_LO_BITS, _LO_PIPS = _half_tables(0)
-_HI_BITS, _HI_PIPS = _half_tables(_HALF)
+LO_BITS, _LO_PIPS = _half_tables(0)
+HI_BITS, _HI_PIPS = _half_tables(_HALF)
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The tile indices set in ``mask``, ascending."""
-    return _LO_BITS[mask & _HALF_MASK] + _HI_BITS[mask >> _HALF]
+    return LO_BITS[mask & HALF_MASK] + HI_BITS[mask >> _HALF]
 
 
 def mask_pips(mask: int) -> int:
     """Total pips of the tiles in ``mask``."""
-    return _LO_PIPS[mask & _HALF_MASK] + _HI_PIPS[mask >> _HALF]
+    return _LO_PIPS[mask & HALF_MASK] + _HI_PIPS[mask >> _HALF]
+
+
+# Every way to write a tile, "3-0" and "0-3": only ASCII 0..6 are tile numbers (str.isdigit()
+# would also take Arabic-Indic "\u0661" or full-width "\uff11" digits).
+_PARSE: dict[str, int] = {f"{a}-{b}": INDEX[a][b] for a in NUMBERS for b in NUMBERS}
 
 
 def parse_index(text: str) -> int:
-    """``"3-0"`` -> index of 0-3. Raises ``BadTile``."""
+    """``"3-0"`` -> index of 0-3 (surrounding whitespace ignored). Raises ``BadTile``."""
     if isinstance(text, str):
-        parts = text.strip().split("-")
-        if len(parts) == 2 and all(len(p) == 1 and p.isdigit() for p in parts):
-            a, b = int(parts[0]), int(parts[1])
-            if a <= TOP and b <= TOP:
-                return INDEX[a][b]
+        i = _PARSE.get(text) if len(text) == 3 else _PARSE.get(text.strip())
+        if i is not None:
+            return i
     raise BadTile(f"{text!r} is not a tile of the double-six set (write it as a-b, 0..{TOP})")
 
 
@@ -127,6 +130,14 @@ def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
     for t in tiles:
         mask |= 1 << t.index
     return mask
+
+
+def mask_of_names(tiles: list[str] | tuple[str, ...]) -> int:
+    """The mask of tiles written as ``"a-b"`` strings. Raises ``BadTile``."""
+    m = 0
+    for t in tiles:
+        m |= 1 << parse_index(t)
+    return m
 
 
 def names(mask: int) -> list[str]:

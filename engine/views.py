@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.deal import DISCARD, NOBODY, DealState, placements, start_of
+from engine.core import NOBODY
+from engine.deal import DISCARD, DealState, placements, start_of
 from engine.events import Event
 from engine.match import MatchState
 from engine.scoring import classify_domi
@@ -39,7 +40,7 @@ def _legal(state: MatchState, deal: DealState, seat: int) -> list[dict[str, Any]
     hand = deal.hands[seat]
     last = hand & (hand - 1) == 0 and not rules.counts
     out = []
-    for i, end in placements(rules, deal, seat):
+    for i, end in placements(rules, deal.facts, deal.pos, seat):
         points = None
         discard = end == DISCARD
         if last and deal.left >= 0 and not discard:
@@ -98,7 +99,7 @@ def _public_view(state: MatchState) -> dict[str, Any]:
     if deal is None:
         return out
     out["counts"] = [h.bit_count() for h in deal.hands]
-    out["start"] = start_of(deal)
+    out["start"] = start_of(deal.facts)
     out["line"] = _line(deal)
     if deal.left >= 0:
         out["ends"] = {"left": deal.left, "right": deal.right}

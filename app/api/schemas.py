@@ -121,8 +121,16 @@ class RoomSettingsPatch(_Strict):
     scoring: Scoring | None = None
 
 
+def _bot_level(value: Any) -> Any:
+    return rs.BOT_ALIASES.get(value, value) if isinstance(value, str) else value
+
+
 class BotIn(_Strict):
-    kind: BotKind = rs.DEFAULT_BOT
+    kind: Annotated[BotKind, BeforeValidator(_bot_level)] = Field(
+        default=rs.DEFAULT_BOT,
+        description='"easy", "normal" or "hard"; the old names "random" and "heuristic" mean '
+        '"easy" and "normal"',
+    )
 
 
 class SeatOut(BaseModel):

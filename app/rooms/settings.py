@@ -27,7 +27,9 @@ Mode = Literal["tunggal", "ganda"]
 Players = Literal[4, 5]
 Scoring = Literal["difference", "penalty"]
 TurnSeconds = Literal[15, 30, 60]  # RULES.md §1.6
-BotKind = Literal["heuristic", "random"]  # engine.BOTS
+BotKind = Literal["easy", "normal", "hard"]  # engine.BOTS: the levels a host picks per seat
+# Names the bots had before the levels, still accepted (and stored as) their levels.
+BOT_ALIASES: dict[str, BotKind] = {"random": "easy", "heuristic": "normal"}
 
 PRESETS: tuple[Preset, ...] = get_args(Preset)
 MODES: tuple[Mode, ...] = get_args(Mode)
@@ -44,9 +46,8 @@ DEALS_PER_SET_RANGE = (1, 21)
 DEFAULT_PUBLIC = True
 DEFAULT_RATED = False  # a host's room counts for ratings only when created rated (app/players)
 QUICKPLAY_RATED = True  # quick-play tables are public and rated
-DEFAULT_BOT: BotKind = "heuristic"  # what the host seats unless they choose
-# The bots that fill a quick-play table; "normal" once the engine has its bot levels.
-QUICKPLAY_BOT: BotKind = "heuristic"
+DEFAULT_BOT: BotKind = "normal"  # what the host seats unless they choose
+QUICKPLAY_BOT: BotKind = "normal"  # the bots that fill a quick-play table
 
 SEATS_PER_TABLE = 4  # PORDI, and Klasik unless the host chose 5 players
 MAX_SEATS = max(PLAYER_COUNTS)  # the seats table allows 0..MAX_SEATS-1

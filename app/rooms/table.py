@@ -20,6 +20,7 @@ from typing import Any
 import engine
 from app.metrics import Metrics
 from app.rooms import frames, seating
+from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
 from app.rooms.connection import Connection
 from app.rooms.core import handle, schedule
@@ -87,6 +88,7 @@ class Table:
         new_seed: Callable[[], int] | None = None,
         on_lost: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
+        bots: BotRunner | None = None,
     ) -> None:
         self.core = TableState(room, config or TableConfig())
         if rng is not None:
@@ -103,6 +105,8 @@ class Table:
         self._on_lost = on_lost
         self.metrics = metrics or Metrics(process=False)
         self.lost = False
+        self.bots = bots or shared_runner()
+        self._thinking: set[asyncio.Task[None]] = set()  # hard bots' moves being thought out
 
     # --- the core's state, for the manager and the tests -------------------------------------
 
@@ -226,6 +230,8 @@ class Table:
             item, future = await self._inbox.get()
             if isinstance(item, _Stop):
                 self._cancel_timers()
+                for task in self._thinking:  # a move thought out now would have no table
+                    task.cancel()
                 if item.lost:
                     self._lose()
                 if future is not None:
@@ -315,9 +321,25 @@ class Table:
             case StoreMove(_, move):
                 return MoveStored(move) if await self._store_move(effect) else None
             case ChooseBotMove(token, seat, kind, view):
-                chosen = engine.BOTS[kind].choose(view, self.rng)
-                return BotMoved(token, seat, chosen)
+                chosen = self.bots.immediate(kind, view, self.rng)
+                if chosen is not None:
+                    return BotMoved(token, seat, chosen)
+                # A hard bot thinks in a worker; its move comes back through the inbox, where
+                # the core drops it if the turn was played or the seat taken back meanwhile.
+                task = asyncio.get_running_loop().create_task(
+                    self._think(token, seat, view, self.rng.getrandbits(32))
+                )
+                self._thinking.add(task)
+                task.add_done_callback(self._thinking.discard)
         return None
+
+    async def _think(self, token: Any, seat: int, view: dict[str, Any], seed: int) -> None:
+        try:
+            move = await self.bots.think(view, seed)
+        except Exception:
+            log.exception("table %s: a hard bot failed to think", self.room.code)
+            move = engine.BOTS["normal"].choose(view, self.rng)
+        self.post(BotMoved(token, seat, move))
 
     async def _store_move(self, effect: StoreMove) -> bool:
         try:

@@ -82,12 +82,12 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
     assert kfields["target_points"]["max"] == 1000
     assert kfields["deals_per_set"]["when"] == {"scoring": ["penalty"]}
     assert set(kfields) == set(fields) | set(rs.KLASIK_OPTIONS)
-    assert body["bots"] == {"kinds": ["heuristic", "random"], "default": "heuristic"}
+    assert body["bots"] == {"kinds": ["easy", "normal", "hard"], "default": "normal"}
     assert body["quickplay"] == {
         "presets": ["pordi"],
         "modes": ["tunggal", "ganda"],
         "turn_seconds": [15, 30, 60],
-        "bot": "heuristic",
+        "bot": "normal",
         "rated": True,
         "default": {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15},
     }

@@ -78,7 +78,12 @@ async def test_readiness_does_not_queue_behind_the_pool(api: httpx.AsyncClient, 
 
 
 async def test_ready_while_500_sockets_connect_at_once(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(database_url, tmp_path / "server", GAPLE_SECRET_KEY="probe-test")
+    server = ServerProcess(
+        database_url,
+        tmp_path / "server",
+        GAPLE_SECRET_KEY="probe-test",
+        GAPLE_MAX_SOCKETS_PER_ADDRESS=str(FLOOD + 10),  # every socket comes from 127.0.0.1
+    )
     await asyncio.to_thread(server.start)
     try:
         async with Lobby(server.base_url) as lobby:

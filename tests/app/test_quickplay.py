@@ -218,8 +218,8 @@ async def test_bots_fill_a_waiting_table_and_the_set_starts(
             assert [(s["player_id"], s["bot"]) for s in room["seats"]] == [
                 (ayu.player_id, None),
                 (budi.player_id, None),
-                (None, "heuristic"),
-                (None, "heuristic"),
+                (None, "normal"),
+                (None, "normal"),
             ]
             # The live table really started the set: a stored set and a deal in play.
             table = app.state.live.tables[room_id]

@@ -141,7 +141,7 @@ async def test_room_details(api: httpx.AsyncClient, host: Guest, room: dict[str,
     details = (await api.get(f"/api/rooms/{room['code'].lower()}")).json()
     assert details["id"] == room["id"] and details["spectators"] == 3
     assert details["seats"] == [
-        {"seat": 0, "player_id": None, "name": None, "bot": "heuristic", "left_by": None},
+        {"seat": 0, "player_id": None, "name": None, "bot": "normal", "left_by": None},
         {"seat": 1, "player_id": None, "name": None, "bot": None, "left_by": None},
         {"seat": 2, "player_id": host.player_id, "name": "Host", "bot": None, "left_by": None},
         {"seat": 3, "player_id": None, "name": None, "bot": None, "left_by": None},
@@ -245,7 +245,7 @@ async def test_bots(api: httpx.AsyncClient, host: Guest, room: dict[str, Any], m
     seated = await api.post(
         f"/api/rooms/{code}/bots/1", json={"kind": "heuristic"}, headers=host.headers
     )
-    assert seated.status_code == 200 and seated.json()["seats"][1]["bot"] == "heuristic"
+    assert seated.status_code == 200 and seated.json()["seats"][1]["bot"] == "normal"
     _error(
         await api.post(f"/api/rooms/{code}/bots/1", json={}, headers=host.headers),
         409,

@@ -76,8 +76,8 @@ async def test_what_a_sweep_does(dbs: list[Database], settings: Settings) -> Non
         assert [(x.seat, x.bot) for x in seats] == [
             (0, None),
             (1, None),
-            (2, "heuristic"),
-            (3, "heuristic"),
+            (2, "normal"),
+            (3, "normal"),
         ]
         # A human connected keeps an open room open however long it waits.
         await rooms.set_presence(s, room_id=idle, humans_online=1, at=now)

@@ -4,7 +4,6 @@ invalid UTF-8, pings that JSON cannot echo, tokens of the wrong size; and what t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -76,9 +75,9 @@ async def test_invalid_utf8_closes_1007_with_one_log_line(
     seated: Any, server: ServerProcess
 ) -> None:
     before = len(server.log())
-    with contextlib.suppress(websockets.ConnectionClosed):
-        for _ in range(5):
-            await seated.send(b'{"type":"ping","t":"\xff\xfe"}', text=True)
+    # One frame: the server closes at once, and a client still sending after the close frame
+    # can lose it to the TCP reset (then it sees 1006, not the code the server sent).
+    await seated.send(b'{"type":"ping","t":"\xff\xfe"}', text=True)
     await asyncio.wait_for(seated.wait_closed(), 10)
     assert seated.close_code == 1007  # RFC 6455: invalid payload data (docs/PROTOCOL.md)
     await asyncio.sleep(0.3)

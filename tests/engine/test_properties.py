@@ -21,7 +21,6 @@ from engine import (
     play,
     pordi,
     random_legal_move,
-    rebuild,
     replay_match,
     start_deal,
     view,
@@ -30,7 +29,7 @@ from engine import (
 from engine.deal import DealState
 from engine.rules import RuleSet
 from engine.tiles import FULL_MASK, WITH, bits, mask_pips, names
-from tests.engine.conftest import tiles_in
+from tests.engine.conftest import rebuild, tiles_in
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -30,6 +30,16 @@ def test_parse_and_format() -> None:
         Tile(7, 0)
 
 
+@pytest.mark.parametrize(
+    "text", ["\u0661-\u0664", "\uff11-\uff12", "3-\u0665", "\u00b2-1", "\u09e9-0"]
+)
+def test_only_ascii_digits_are_tile_numbers(text: str) -> None:
+    # Arabic-Indic, full-width, superscript and Bengali digits pass str.isdigit(): refused.
+    with pytest.raises(BadTile) as exc:
+        Tile.parse(text)
+    assert exc.value.code == "bad_tile"
+
+
 def test_mask_tables() -> None:
     m = (1 << 0) | (1 << 13) | (1 << 14) | (1 << 27)
     assert bits(m) == (0, 13, 14, 27)

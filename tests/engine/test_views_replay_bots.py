@@ -1,4 +1,4 @@
-"""views.py, replay.py, bots.py and the playout kernel."""
+"""views.py, replay.py, bots.py and the core's playouts."""
 
 from __future__ import annotations
 
@@ -10,20 +10,20 @@ from engine import (
     Event,
     Move,
     Tile,
+    core,
     event_view,
     fold,
+    klasik,
     new_match,
     play,
     pordi,
     random_legal_move,
-    rebuild,
     replay_match,
     start_deal,
     view,
 )
 from engine.match import begin_deal, scenario_match
-from engine.playout import random_full_deal
-from tests.engine.conftest import play_random_deal
+from tests.engine.conftest import play_random_deal, rebuild
 
 T = pordi()
 
@@ -158,12 +158,29 @@ def test_heuristic_beats_random() -> None:
     assert wins / n > 0.40
 
 
-def test_playout_kernel_matches_the_public_path() -> None:
-    for mode in ("tunggal", "ganda"):
-        rules = pordi(mode)
-        for seed in range(150):
+def test_core_play_out_matches_the_public_path() -> None:
+    """``core.play_out`` (the bots' simulations) ends every deal as ``play`` does.
+
+    Same deal, same generator: the uniformly random moves are drawn identically, so the
+    points must be exactly the public path's, PORDI and Klasik (discards, counts) alike.
+    """
+    presets = [pordi("tunggal"), pordi("ganda"), klasik(4), klasik(5), klasik(4, discard=False)]
+    for rules in presets:
+        for seed in range(120):
+            state, _ = start_deal(new_match(rules), seed)
+            facts, pos = state.facts, state.pos
+            assert facts is not None and pos is not None
+            opening = core.opening_mask(rules, facts.first, pos.hands[pos.turn])
+            points = core.play_out(
+                rules,
+                list(pos.hands),
+                list(pos.discards),
+                pos.left,
+                pos.right,
+                pos.turn,
+                opening,
+                random.Random(seed).random,
+            )
             state, _ = play_random_deal(new_match(rules), seed, random.Random(seed))
             r = state.last_result
-            assert r is not None
-            got = random_full_deal(rules, seed, random.Random(seed))
-            assert got == (r.end, r.result, r.winner, r.points, r.pips)
+            assert r is not None and points == r.points

@@ -1,0 +1,297 @@
+"""The rule core: legal placements, applying one, the next seat, the outcome, on plain ints.
+
+A tile is an index 0..27 and a hand a 28-bit mask (``engine.tiles``). A placement is a tile
+and an end code: ``NO_END`` (the opening tile), ``AT_LEFT``, ``AT_RIGHT``, or ``DISCARD``
+(Klasik: laid face down by a seat that cannot place). Everything that places a tile calls
+this module: ``engine.deal.play_tile`` (the public ``play``) wraps it with validation,
+immutable states and events; views list its placements; bots play deals out through
+``play_out``. Nothing else in the engine re-implements a placement, the turn order or the
+scoring of a finished deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.rules import RuleSet
+from engine.scoring import classify_domi, score_counts, score_kandang, side_points
+from engine.tiles import (
+    BALAK_MASK,
+    COUNT,
+    DRAWN,
+    FULL_MASK,
+    HALF_MASK,
+    HI_BITS,
+    HIGH,
+    LO_BITS,
+    LOW,
+    NUMBERS,
+    OTHER,
+    WITH,
+    bits,
+    mask_pips,
+    parse_index,
+)
+
+NO_END, AT_LEFT, AT_RIGHT, DISCARD = 0, 1, 2, 3
+END_NAMES: tuple[str | None, ...] = (None, "left", "right", "discard")
+END_CODES: dict[str | None, int] = {None: NO_END, "left": AT_LEFT, "right": AT_RIGHT, "discard": 3}
+NOBODY = -1  # the "seat" of a face-up start tile on the line
+
+# FIT[left][right]: the tiles that fit open ends left|right.
+FIT: tuple[tuple[int, ...], ...] = tuple(tuple(WITH[a] | WITH[b] for b in NUMBERS) for a in NUMBERS)
+
+
+def _place_entry(i: int, left: int, right: int, code: int) -> tuple[int, int, int, str] | None:
+    """(new left, new right, end placed at, the tile as drawn) or None when it does not fit.
+
+    ``code`` NO_END asks for the one end the tile fits; it is None when it fits both.
+    """
+    fits_l, fits_r = OTHER[i][left] >= 0, OTHER[i][right] >= 0
+    if code == NO_END:
+        if fits_l == fits_r:
+            return None
+        code = AT_LEFT if fits_l else AT_RIGHT
+    if code == AT_LEFT and fits_l:
+        n = OTHER[i][left]
+        return n, right, AT_LEFT, DRAWN[n][left]
+    if code == AT_RIGHT and fits_r:
+        n = OTHER[i][right]
+        return left, n, AT_RIGHT, DRAWN[right][n]
+    return None
+
+
+# PLACE[((i * 7 + left) * 7 + right) * 3 + code]: a placement on open ends, precomputed.
+PLACE: tuple[tuple[int, int, int, str] | None, ...] = tuple(
+    _place_entry(i, a, b, c)
+    for i in range(COUNT)
+    for a in NUMBERS
+    for b in NUMBERS
+    for c in (NO_END, AT_LEFT, AT_RIGHT)
+)
+
+
+def place(i: int, code: int, left: int, right: int) -> tuple[int, int, int, str] | None:
+    """Tile ``i`` placed at ``code`` on open ends ``left|right`` (both >= 0).
+
+    Returns (new left, new right, the end it went to, the tile as drawn), or None when the
+    placement is not legal (no fit, or NO_END for a tile that fits both ends).
+    """
+    return PLACE[((i * 7 + left) * 7 + right) * 3 + code]
+
+
+def open_with(i: int, facing: int) -> tuple[int, int]:
+    """The ends after opening with tile ``i``, ``facing`` toward the left end."""
+    return facing, HIGH[i] if facing == LOW[i] else LOW[i]
+
+
+_ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def turn_order(n: int, step: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats in turn order after it, ending with itself (cached)."""
+    order = _ORDERS.get((n, step))
+    if order is None:
+        order = tuple(tuple((s + step * k) % n for k in range(1, n + 1)) for s in range(n))
+        _ORDERS[(n, step)] = order
+    return order
+
+
+def seats_from(order: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
+    """Every seat in turn order starting with ``seat``."""
+    after = order[seat]
+    return (seat, *after[:-1])
+
+
+_OPENING: dict[str | None, int] = {None: -1}
+
+
+def opening_index(rules: RuleSet) -> int:
+    """Index of the tile that must open a set's first deal, -1 if any tile may (cached)."""
+    name = rules.first_opening_tile
+    i = _OPENING.get(name)
+    if i is None:
+        i = _OPENING[name] = parse_index(name)  # type: ignore[arg-type]
+    return i
+
+
+def opening_mask(rules: RuleSet, first: bool, hand: int) -> int:
+    """The tiles ``hand`` may open the empty line with.
+
+    First deal with a ``first_opening_tile``: that tile. Later deals under ``opening_lead``
+    "balak": any balak (the lead has already passed to a seat holding one; if no seat held
+    one, any tile). Otherwise any tile.
+    """
+    if first:
+        o = opening_index(rules)
+        return FULL_MASK if o < 0 else 1 << o
+    if rules.opening_lead == "balak" and hand & BALAK_MASK:
+        return BALAK_MASK
+    return FULL_MASK
+
+
+def placements(
+    hand: int, left: int, right: int, opening: int, discard: bool
+) -> list[tuple[int, int]]:
+    """Every legal (tile, end code) of ``hand``; a tile fitting two ends appears twice.
+
+    ``left`` < 0: the line is empty and ``opening`` masks the tiles that may open it. A hand
+    that cannot place under discard rules gets one DISCARD per tile.
+    """
+    if left < 0:
+        return [(i, NO_END) for i in bits(hand & opening)]
+    out: list[tuple[int, int]] = []
+    wl, wr = WITH[left], WITH[right]
+    for i in bits(hand & (wl | wr)):
+        if wl >> i & 1 and wr >> i & 1:
+            out.append((i, AT_LEFT))
+            out.append((i, AT_RIGHT))
+        else:
+            out.append((i, NO_END))
+    if not out and discard:
+        return [(i, DISCARD) for i in bits(hand)]
+    return out
+
+
+def next_seat(
+    hands: tuple[int, ...] | list[int], fit: int, after: tuple[int, ...], discard: bool
+) -> int:
+    """Who moves next, from the seats ``after`` in turn order; -1 when nobody can place.
+
+    Pass rules: the first of them able to place (the ones before it pass). Discard rules: the
+    first of them, who places or discards, as long as some seat can still place.
+    """
+    for s in after:
+        if hands[s] & fit:
+            return after[0] if discard else s
+    return -1
+
+
+def pick_random(
+    hand: int, left: int, right: int, opening: int, rand: Callable[[], float]
+) -> tuple[int, int]:
+    """A uniformly random legal placement as (tile index, end code) of a hand that has one.
+
+    ``opening``: before the first tile, the mask of tiles that may open. A tile that joins two
+    different ends counts as two placements; on ends ``n|n`` a tile's two placements give the
+    same result, so it counts once and its drawn end is random.
+    """
+    if left < 0:
+        options = bits(hand & opening)
+        return options[int(rand() * len(options))], NO_END
+    wl, wr = WITH[left], WITH[right]
+    fit = hand & (wl | wr)
+    one = LO_BITS[fit & HALF_MASK] + HI_BITS[fit >> 14]  # bits(fit), inlined: every move
+    if left == right:
+        i = one[int(rand() * len(one))]
+        if wl >> i & 1 and wr >> i & 1:
+            return i, AT_LEFT if rand() < 0.5 else AT_RIGHT
+        return i, NO_END
+    two = hand & wl & wr  # tiles joining both ends: a second placement each
+    if not two:
+        return one[int(rand() * len(one))], NO_END
+    twos = bits(two)
+    k = int(rand() * (len(one) + len(twos)))
+    if k >= len(one):
+        return twos[k - len(one)], AT_RIGHT
+    i = one[k]
+    return i, AT_LEFT if two >> i & 1 else NO_END
+
+
+# -- the outcome ------------------------------------------------------------------------------
+Outcome = tuple[str, str, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def outcome(
+    rules: RuleSet,
+    how: str,
+    seat: int,
+    i: int,
+    code: int,
+    left: int,
+    right: int,
+    hands: tuple[int, ...] | list[int],
+    discards: tuple[int, ...] | list[int],
+) -> Outcome:
+    """Score a deal that just ended: (end, result, winner, points, counts, discards).
+
+    ``how``: "domi" (``seat`` placed its last tile ``i`` at ``code`` on ends ``left|right``),
+    "discard" (it discarded its last tile ``i``) or "kandang" (nobody can place: ``seat``
+    locked the board). ``hands`` are the hands after the move; ``discards`` before it. Count
+    scoring (Klasik) ranks every seat by what it answers for, hand + discards.
+    """
+    ds = tuple(discards)
+    if how == "discard":
+        as_list = list(ds)
+        as_list[seat] |= 1 << i
+        ds = tuple(as_list)
+    if rules.counts:
+        counted = score_counts(rules, [h | d for h, d in zip(hands, ds, strict=True)])
+        end = "kandang" if how == "kandang" else "domi"
+        return end, how, counted.winner, counted.points, counted.counts, ds
+    pips = tuple(mask_pips(h) for h in hands)
+    if how == "kandang":
+        kandang = score_kandang(rules, seat, pips)
+        points = tuple(side_points(rules, kandang.awards))
+        return "kandang", "kandang", kandang.winner, points, pips, ds
+    others = 0  # a number is used up when no other seat holds it (§1.2)
+    for h in hands:
+        others |= h
+    domi = classify_domi(rules, left, right, i, END_NAMES[code], others)
+    return "domi", domi.result, seat, tuple(side_points(rules, {seat: domi.points})), pips, ds
+
+
+# -- playing a deal out -----------------------------------------------------------------------
+def play_out(
+    rules: RuleSet,
+    hands: list[int],
+    discards: list[int],
+    left: int,
+    right: int,
+    seat: int,
+    opening: int,
+    rand: Callable[[], float],
+    first: tuple[int, int] | None = None,
+) -> tuple[int, ...]:
+    """Play a deal to its end from a position with uniformly random moves; the points.
+
+    ``seat`` is to move (it can place, or must discard); ``left`` < 0 before the opening,
+    ``opening`` then masks the tiles it may open with. ``first``: the (tile, end code) that
+    ``seat`` plays first, a legal one; random when None. ``hands`` and ``discards`` are
+    changed in place. The same placements, turn order and scoring as ``play``, with no states
+    or events: it is what the hard bot's simulations run.
+    """
+    order = turn_order(rules.players, rules.direction)
+    discard = rules.discard
+    while True:
+        hand = hands[seat]
+        if left >= 0 and not hand & FIT[left][right]:
+            if first is None:
+                tiles = bits(hand)  # discard rules: a seat that cannot place lays a tile down
+                i = tiles[int(rand() * len(tiles))]
+            else:
+                i, first = first[0], None
+            hands[seat] = hand = hand & ~(1 << i)
+            if not hand:
+                return outcome(rules, "discard", seat, i, DISCARD, left, right, hands, discards)[3]
+            discards[seat] |= 1 << i
+            seat = next_seat(hands, FIT[left][right], order[seat], discard)
+            continue
+        if first is None:
+            i, code = pick_random(hand, left, right, opening, rand)
+        else:
+            (i, code), first = first, None
+        before_l, before_r = left, right
+        if left < 0:
+            left, right = LOW[i], HIGH[i]
+        else:
+            entry = PLACE[((i * 7 + left) * 7 + right) * 3 + code]
+            assert entry is not None
+            left, right, code = entry[0], entry[1], entry[2]
+        hands[seat] = hand = hand & ~(1 << i)
+        if not hand:
+            return outcome(rules, "domi", seat, i, code, before_l, before_r, hands, discards)[3]
+        nxt = next_seat(hands, FIT[left][right], order[seat], discard)
+        if nxt < 0:
+            return outcome(rules, "kandang", seat, i, code, left, right, hands, discards)[3]
+        seat = nxt
