@@ -12,10 +12,14 @@ from typing import Protocol, runtime_checkable
 @runtime_checkable
 class LiveTables(Protocol):
     async def room_started(self, room_id: str) -> None:
-        """The host started the set: the room's status is "playing" (already committed)."""
+        """A set starts: the room's status is "playing" (already committed)."""
 
     async def seats_changed(self, room_id: str) -> None:
-        """Someone sat down, stood up, or a bot was seated or removed (already committed)."""
+        """Seats, settings or host changed (already committed): reload the room."""
+
+    async def room_closed(self, room_id: str, reason: str) -> None:
+        """The room is closed (already committed; ``reason`` is its CloseReason): every socket
+        gets ``{"type": "bye", "reason": "room_closed"}`` and is closed; the table stops."""
 
     def spectator_count(self, room_id: str) -> int:
         """How many people watch the room right now (for the lobby)."""
@@ -28,6 +32,9 @@ class NullLiveTables:
         return None
 
     async def seats_changed(self, room_id: str) -> None:
+        return None
+
+    async def room_closed(self, room_id: str, reason: str) -> None:
         return None
 
     def spectator_count(self, room_id: str) -> int:

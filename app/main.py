@@ -18,12 +18,14 @@ from fastapi.staticfiles import StaticFiles
 from app.api import api_router
 from app.api import sets as history_api
 from app.api.errors import install_error_handlers
+from app.api.ratelimit import Limiter, SocketCap, document_rate_limits, trust_proxy_headers
 from app.bus.redis import RedisBus
 from app.live import LiveTables, NullLiveTables
 from app.metrics import Metrics
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
+from app.rooms.sweeper import Sweeper
 from app.rooms.table import TableConfig
 from app.settings import Settings, get_settings
 from app.store import migrate
@@ -57,15 +59,20 @@ def create_app(
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         app.state.db = Database(settings.database_url, secret_key=settings.secret)
         app.state.redis = _redis_client(settings.redis_url)
+        app.state.limiter = Limiter.for_settings(settings, redis=app.state.redis)
         live = (live_factory or table_manager)(app)
         app.state.live = live
+        sweeper = Sweeper(app.state.db, live_tables(app), settings)
         try:
             if hasattr(live, "start"):
                 await live.start()
+            sweeper.start()
             yield
         finally:
+            await sweeper.aclose()
             if hasattr(live, "aclose"):
                 await live.aclose()
+            await app.state.limiter.aclose()
             if app.state.redis is not None:
                 await app.state.redis.aclose()
             await app.state.db.dispose()
@@ -81,16 +88,19 @@ def create_app(
     app.state.metrics = Metrics()
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
     app.state.redis = None
+    app.state.sockets = SocketCap(settings.max_sockets_per_address)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.allowed_origins,
         allow_methods=["GET", "POST", "PATCH", "DELETE"],
         allow_headers=["Authorization", "Content-Type"],
     )
+    trust_proxy_headers(app, settings)
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(ws_router)
     app.include_router(history_api.router, prefix="/api")
+    document_rate_limits(app)
     _mount_client(app, STATIC_DIR)
     return app
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
@@ -39,6 +39,12 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
     )
     public_url: str | None = None  # base of share links; None: the request's own base URL
+    # Production only: the proxies whose X-Forwarded-For/-Proto are believed. uvicorn's own
+    # variable (no GAPLE_ prefix), so one value serves the app and `uvicorn --proxy-headers`.
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1,::1",
+        validation_alias=AliasChoices("forwarded_allow_ips", "FORWARDED_ALLOW_IPS"),
+    )
 
     # Limits
     max_ws_frame_bytes: int = Field(default=4096, gt=0)
@@ -46,6 +52,22 @@ class Settings(BaseSettings):
     ws_burst: int = Field(default=20, gt=0)
     max_name_length: int = Field(default=24, gt=0, le=64)
     rooms_per_player: int = Field(default=3, gt=0)
+    # Per client address (app/api/ratelimit.py), in the `limits` notation: "10/minute",
+    # "100/hour;10/minute" (every part must hold).
+    rate_guests: str = "10/minute"
+    rate_rooms: str = "10/minute"
+    rate_quickplay: str = "20/minute"
+    rate_seats: str = "60/minute"  # sit, leave, seat a bot
+    rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
+    rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
+    max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
+
+    # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
+    host_away_seconds: float = Field(default=30.0, gt=0)  # open room: the host passes on
+    open_room_idle_seconds: float = Field(default=300.0, gt=0)  # open, no human online: closed
+    abandoned_table_seconds: float = Field(default=120.0, gt=0)  # playing, no human: stops
+    quickplay_bot_fill_seconds: float = Field(default=20.0, ge=0)  # then bots fill, set starts
+    sweep_seconds: float = Field(default=5.0, gt=0)  # how often the sweeper looks
 
     # Game pacing
     deal_pause_seconds: float = Field(default=5.0, ge=0)
@@ -63,6 +85,21 @@ class Settings(BaseSettings):
 
                 return json.loads(text)
             return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator(
+        "rate_guests", "rate_rooms", "rate_quickplay", "rate_seats", "rate_login", "rate_login_user"
+    )
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(
+                f"{value!r} is not a rate limit (write e.g. '10/minute' or '100/hour;10/minute')"
+            ) from None
         return value
 
     @field_validator("redis_url", "public_url", mode="before")

@@ -319,6 +319,12 @@ class Deployment:
             # migrate, so no node carries Alembic in its memory.
             "GAPLE_MIGRATE_ON_START": "false",
             "GAPLE_REDIS_URL": REDIS_URL if self.redis_prefix else "",
+            # The load generator is one address playing thousands of seats.
+            "GAPLE_RATE_GUESTS": "1000000/minute",
+            "GAPLE_RATE_ROOMS": "1000000/minute",
+            "GAPLE_RATE_QUICKPLAY": "1000000/minute",
+            "GAPLE_RATE_SEATS": "1000000/minute",
+            "GAPLE_MAX_SOCKETS_PER_ADDRESS": "1000000",
         }
         if self.redis_prefix:
             env["GAPLE_REDIS_PREFIX"] = self.redis_prefix

@@ -83,8 +83,22 @@ async def run_migrations_online() -> None:
     engine = create_engine(url)
     try:
         async with engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:
+                # Batch mode copies a table and drops the old one; with foreign keys on, dropping
+                # a parent (rooms) deletes its children by cascade (seats, the game history).
+                # SQLite's own recipe for schema changes: keys off (only outside a transaction),
+                # change, check, keys on again.
+                await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
             await connection.run_sync(_run_sync)
+            if sqlite:
+                broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
+                if broken:
+                    await connection.rollback()
+                    raise RuntimeError(f"migration broke foreign keys: {broken[:5]}")
             await connection.commit()
+            if sqlite:
+                await connection.exec_driver_sql("PRAGMA foreign_keys=ON")
     finally:
         await engine.dispose()
 

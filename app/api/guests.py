@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Depends, status
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
+from app.api.ratelimit import rate_limit
 from app.api.schemas import GuestIn, GuestOut, PlayerOut
 
 router = APIRouter(prefix="/guests", tags=["guests"])
@@ -19,6 +20,7 @@ _ERR = {"content": {"application/json": {"schema": ERROR_SCHEMA}}}
     "",
     status_code=status.HTTP_201_CREATED,
     responses={422: {"description": "Bad name", **_ERR}},
+    dependencies=[Depends(rate_limit("guests"))],
 )
 async def create_guest(body: GuestIn, session: SessionDep, settings: SettingsDep) -> GuestOut:
     player, token = await lobby.create_guest(

@@ -7,6 +7,8 @@ the live tables never see a change that could still roll back.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -14,42 +16,35 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from app.api.auth import hash_token, new_token
-from app.api.errors import Conflict, Forbidden, Invalid, NotFound, Unavailable
+from app.api.errors import ApiError, Conflict, Forbidden, Invalid, NotFound, Unavailable
 from app.api.schemas import (
-    KLASIK_OPTIONS,
     PlayerOut,
     RoomOut,
     RoomSettings,
     RoomSettingsPatch,
-    RoomSummary,
     SeatOut,
 )
 from app.live import LiveTables
-from app.rooms.table import RULE_KEYS, rule_settings
+from app.rooms import lifecycle
+from app.rooms.lifecycle import LifecycleError
+from app.rooms.settings import (
+    KLASIK_OPTIONS,
+    LISTED,
+    PRESET_DEFAULTS,
+    PRESET_DEPENDENT,
+    RULE_KEYS,
+    TARGET_POINTS_MAX,
+    allow_join_bots_default,
+    rule_settings,
+    seat_count,
+    with_defaults,
+)
 from app.store import players, rooms
-from app.store.models import Player, Room, seat_count
+from app.store.models import Player, Room, Seat
 
 # No 0/O, 1/I/L: codes are read aloud and typed on phones.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-LISTED_STATUSES = ("open", "playing")
-
-# What the host leaves out, by preset. PORDI's target (7, Ganda) must never reach Klasik (100).
-PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
-    "pordi": {"target_points": 7},
-    "klasik": {
-        "target_points": 100,
-        "players": 4,
-        "seven_tiles": False,
-        "discard": True,
-        "zero_zero_25": False,
-        "scoring": "difference",
-    },
-}
-# The settings whose meaning or default depends on the preset: a PATCH that changes the preset
-# resets them to the new preset's defaults unless it sets them too.
-PRESET_DEPENDENT = ("target_points", *KLASIK_OPTIONS)
-TARGET_POINTS_MAX = {"pordi": 99, "klasik": 1000}
 
 
 def new_room_code() -> str:
@@ -75,6 +70,8 @@ def resolve_settings(settings: RoomSettings) -> RoomSettings:
     """
     data = settings.model_dump()
     preset = data["preset"]
+    if data.get("allow_join_bots") is None:
+        data["allow_join_bots"] = allow_join_bots_default(data["public"])
     if preset != "klasik":
         for key in KLASIK_OPTIONS:
             if data.get(key) is not None:
@@ -134,7 +131,7 @@ async def create_room(
     session: AsyncSession, *, host: Player, settings: RoomSettings, rooms_per_player: int
 ) -> Room:
     settings = resolve_settings(settings)
-    hosted = await rooms.count_hosted_rooms(session, host_id=host.id, statuses=LISTED_STATUSES)
+    hosted = await rooms.count_hosted_rooms(session, host_id=host.id, statuses=LISTED)
     if hosted >= rooms_per_player:
         raise Conflict(
             f"you already host {hosted} rooms (limit {rooms_per_player})", code="too_many_rooms"
@@ -162,12 +159,28 @@ async def load_room(session: AsyncSession, *, code: str, for_update: bool = Fals
     return room
 
 
+@contextmanager
+def transition() -> Iterator[None]:
+    """A lifecycle refusal as the API's error: 403 for ``not_host``, 409 otherwise."""
+    try:
+        yield
+    except LifecycleError as exc:
+        kind: type[ApiError] = Forbidden if exc.code == "not_host" else Conflict
+        raise kind(exc.message, code=exc.code) from None
+
+
 def _require_host(room: Room, player: Player) -> None:
     if room.host_id != player.id:
         raise Forbidden("only the host can do this", code="not_host")
 
 
+def _require_live(room: Room) -> None:
+    if room.status in lifecycle.FINAL:
+        raise Conflict(f"the room is {room.status}", code="room_closed")
+
+
 def _require_open(room: Room) -> None:
+    _require_live(room)
     if room.status != "open":
         raise Conflict(f"the room is {room.status}", code="room_not_open")
 
@@ -180,19 +193,58 @@ def _require_seat(room: Room, seat: int) -> None:
         )
 
 
+def may_take(room: Room, occupant: Seat, player_id: str | None) -> bool:
+    """A human may take a bot's seat back when they left it, or when the host allows it."""
+    if occupant.bot is None:
+        return False
+    if player_id is not None and occupant.left_by == player_id:
+        return True
+    return bool(with_defaults(room.settings)["allow_join_bots"])
+
+
+def free_seats(room: Room, taken: dict[int, Seat], player_id: str | None) -> list[int]:
+    """The seats this player could sit in: empty ones before the start; bots' seats they may
+    take (``may_take``) while the set runs."""
+
+    def free(occupant: Seat | None) -> bool:
+        if room.status == "open":
+            return occupant is None
+        playing = room.status == "playing"
+        return playing and occupant is not None and may_take(room, occupant, player_id)
+
+    return [n for n in range(seat_count(room.settings)) if free(taken.get(n))]
+
+
+def _refuse_seat(room: Room, taken: dict[int, Seat], player: Player, seat: int) -> ApiError:
+    """``seat_taken`` while some other seat is there for the player; ``room_full`` otherwise."""
+    if free_seats(room, taken, player.id):
+        return Conflict(f"seat {seat} is taken", code="seat_taken", field="seat")
+    return Conflict("this table is full: watch, or quick play", code="room_full", field="seat")
+
+
 async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -> None:
-    """Take an empty seat; a player already seated in this room moves (before the start)."""
+    """Before the start: take an empty seat (a seated player moves). While the set runs: take a
+    bot's seat back that one left, or any bot's seat if the host allows it (``may_take``)."""
     _require_seat(room, seat)
-    _require_open(room)
+    _require_live(room)
     taken = {s.seat: s for s in await rooms.get_seats(session, room_id=room.id)}
     current = next((s for s in taken.values() if s.player_id == player.id), None)
     if current is not None and current.seat == seat:
         return  # already there: retrying is harmless
-    if seat in taken:
+    if room.status == "playing" and current is not None:
+        raise Conflict("you already have a seat at this table", code="already_seated")
+    if seat not in free_seats(room, taken, player.id):
+        raise _refuse_seat(room, taken, player, seat)
+    if room.status == "open":
+        if current is not None:
+            await rooms.vacate_seat(session, room_id=room.id, seat=current.seat)
+        await _occupy(session, room=room, seat=seat, player_id=player.id)
+        return
+    if not await rooms.replace_bot(session, room_id=room.id, seat=seat, player_id=player.id):
+        await session.rollback()  # the bot left meanwhile
         raise Conflict(f"seat {seat} is taken", code="seat_taken", field="seat")
-    if current is not None:
-        await rooms.vacate_seat(session, room_id=room.id, seat=current.seat)
-    await _occupy(session, room=room, seat=seat, player_id=player.id)
+    await rooms.update_room(session, room=room)
+    await session.commit()
 
 
 async def seat_bot(
@@ -245,13 +297,18 @@ async def change_settings(
     session: AsyncSession, *, room: Room, player: Player, patch: RoomSettingsPatch
 ) -> None:
     _require_host(room, player)
+    _require_live(room)
     if room.status != "open":
         raise Conflict("settings can't change after the start", code="room_started")
+    if room.quickplay:
+        raise Conflict("a quick-play table keeps its settings", code="quickplay_room")
     changes = patch.model_dump(exclude_none=True)
     current = dict(room.settings)
     if changes.get("preset", current.get("preset")) != current.get("preset"):
         for key in PRESET_DEPENDENT:  # the new preset's defaults, unless the patch sets them
             current.pop(key, None)
+    if "public" in changes:
+        current.pop("allow_join_bots", None)  # follows `public` unless the patch sets it
     merged = resolve_settings(RoomSettings.model_validate({**current, **changes}))
     seats = seat_count(merged.model_dump())
     beyond = [s.seat for s in await rooms.get_seats(session, room_id=room.id) if s.seat >= seats]
@@ -267,13 +324,15 @@ async def change_settings(
 
 
 async def start(session: AsyncSession, *, room: Room, player: Player) -> None:
-    _require_host(room, player)
-    _require_open(room)
-    seats = seat_count(room.settings)
-    taken = len([s for s in await rooms.get_seats(session, room_id=room.id) if s.seat < seats])
-    if taken < seats:
-        raise Conflict(f"all {seats} seats must be filled ({taken} taken)", code="seats_not_filled")
-    await rooms.update_room(session, room=room, status="playing")
+    """The one way to start a set (the first, and each next one once the room is open again)."""
+    with transition():
+        await lifecycle.start_set(session, room_id=room.id, by=player.id)
+    await session.commit()
+
+
+async def close(session: AsyncSession, *, room: Room, player: Player) -> None:
+    with transition():
+        await lifecycle.close(session, room_id=room.id, reason="host_closed", by=player.id)
     await session.commit()
 
 
@@ -296,36 +355,22 @@ async def room_view(
             seat_views.append(SeatOut(seat=number))
         else:
             name = names.get(s.player_id) if s.player_id else None
-            seat_views.append(SeatOut(seat=number, player_id=s.player_id, name=name, bot=s.bot))
+            seat_views.append(
+                SeatOut(seat=number, player_id=s.player_id, name=name, bot=s.bot, left_by=s.left_by)
+            )
     return RoomOut(
         id=room.id,
         code=room.code,
         share_link=share_link(base_url, room.code),
         status=room.status,  # type: ignore[arg-type]  # DB check
+        closed_reason=room.closed_reason,  # type: ignore[arg-type]  # CloseReason
+        quickplay=room.quickplay,
         host=PlayerOut(player_id=room.host_id, name=names.get(room.host_id, "")),
-        settings=RoomSettings.model_validate(room.settings),
+        settings=RoomSettings.model_validate(with_defaults(room.settings)),
         seats=seat_views,
         seats_taken=len(seats),
+        humans_online=room.humans_online,
         spectators=live.spectator_count(room.id),
         created_at=room.created_at,
+        active_at=room.active_at,
     )
-
-
-async def public_rooms(
-    session: AsyncSession, *, live: LiveTables, base_url: str
-) -> list[RoomSummary]:
-    listed = await rooms.list_rooms(session, statuses=LISTED_STATUSES, public_only=True)
-    counts = await rooms.count_seats(session, room_ids=[room.id for room in listed])
-    hosts = await players.get_player_names(session, player_ids=[room.host_id for room in listed])
-    return [
-        RoomSummary(
-            code=room.code,
-            share_link=share_link(base_url, room.code),
-            status=room.status,  # type: ignore[arg-type]  # DB check
-            host_name=hosts.get(room.host_id, ""),
-            settings=RoomSettings.model_validate(room.settings),
-            seats_taken=counts.get(room.id, 0),
-            spectators=live.spectator_count(room.id),
-        )
-        for room in listed
-    ]

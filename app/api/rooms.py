@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Request, status
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, status
 
-from app.api import lobby
+from app.api import listing, lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
+from app.api.ratelimit import rate_limit
 from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
-from app.store.models import MAX_SEATS
+from app.rooms.settings import MAX_SEATS
 
 router = APIRouter(prefix="/rooms", tags=["rooms"])
 
@@ -24,7 +25,7 @@ Responses = dict[int | str, dict[str, Any]]
 AUTH: Responses = {401: _err("Missing or invalid token")}
 ROOM: Responses = {404: _err("Unknown room code")}
 HOST: Responses = {403: _err("Only the host may do this")}
-STATE: Responses = {409: _err("Seat taken or the room's state forbids it")}
+STATE: Responses = {409: _err("Seat taken, room full, or the room's status forbids it")}
 BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 SeatNumber = Annotated[
@@ -42,7 +43,12 @@ def _base_url(request: Request, settings: SettingsDep) -> str:
     return settings.public_url or str(request.base_url)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses={**AUTH, **STATE, **BAD})
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    responses={**AUTH, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("rooms"))],
+)
 async def create_room(
     request: Request,
     player: CurrentPlayer,
@@ -59,12 +65,22 @@ async def create_room(
     )
 
 
-@router.get("")
+@router.get("", responses=BAD)
 async def list_rooms(
-    request: Request, session: SessionDep, settings: SettingsDep, live: LiveDep
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+    limit: Annotated[int, Query(ge=1, le=listing.MAX_PAGE)] = listing.DEFAULT_PAGE,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="`next_cursor` of the previous page")
+    ] = None,
 ) -> RoomList:
-    rooms = await lobby.public_rooms(session, live=live, base_url=_base_url(request, settings))
-    return RoomList(rooms=rooms)
+    """Public tables a person can use, newest activity first: open ones with an empty seat and a
+    connected human, playing ones with a connected human."""
+    return await listing.usable_rooms(
+        session, live=live, base_url=_base_url(request, settings), limit=limit, cursor=cursor
+    )
 
 
 @router.get("/{code}", responses=ROOM)
@@ -77,7 +93,29 @@ async def get_room(
     )
 
 
-@router.post("/{code}/seats/{seat}", responses={**AUTH, **ROOM, **STATE, **BAD})
+@router.delete("/{code}", responses={**AUTH, **ROOM, **HOST, **STATE})
+async def close_room(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    """The host closes the room: status `closed`; every socket gets `bye` `room_closed`."""
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.close(session, room=room, player=player)
+    await live.room_closed(room.id, "host_closed")
+    return await lobby.room_view(
+        session, room=room, live=live, base_url=_base_url(request, settings)
+    )
+
+
+@router.post(
+    "/{code}/seats/{seat}",
+    responses={**AUTH, **ROOM, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("seats"))],
+)
 async def sit(
     code: str,
     seat: SeatNumber,
@@ -95,7 +133,11 @@ async def sit(
     )
 
 
-@router.delete("/{code}/seats/{seat}", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+@router.delete(
+    "/{code}/seats/{seat}",
+    responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("seats"))],
+)
 async def leave(
     code: str,
     seat: SeatNumber,
@@ -113,7 +155,11 @@ async def leave(
     )
 
 
-@router.post("/{code}/bots/{seat}", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+@router.post(
+    "/{code}/bots/{seat}",
+    responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
+    dependencies=[Depends(rate_limit("seats"))],
+)
 async def seat_bot(
     code: str,
     seat: SeatNumber,

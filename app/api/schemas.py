@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-# Literals rather than free strings; combinations are checked by the engine (app.api.lobby).
-Preset = Literal["pordi", "klasik"]
-Mode = Literal["tunggal", "ganda"]
-Players = Literal[4, 5]
-Scoring = Literal["difference", "penalty"]
-TurnSeconds = Literal[15, 30, 60]
-RoomStatus = Literal["open", "playing", "finished"]
-BotKind = Literal["heuristic", "random"]
+from app.rooms import settings as rs
+from app.rooms.settings import BotKind, CloseReason, Mode, Preset, QuickplayPreset, Scoring
+
+# Literals rather than free strings, all from app/rooms/settings.py; combinations are checked by
+# the engine (app.api.lobby).
+RoomStatus = rs.Status
+
+
+def _whole(value: Any) -> Any:
+    # Strict mode still lets 15.0 match the literal 15; a number choice must be sent as 15.
+    if isinstance(value, bool | float):
+        raise ValueError(f"must be one of the listed whole numbers, not {value!r}")
+    return value
+
+
+TurnSeconds = Annotated[rs.TurnSeconds, BeforeValidator(_whole)]
+Players = Annotated[rs.Players, BeforeValidator(_whole)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "yes" is not a bool and 7.0 is not an int (a 422, not a silent conversion).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class GuestIn(_Strict):
@@ -36,9 +46,8 @@ class PlayerOut(BaseModel):
     name: str
 
 
-# The host's Klasik options (RULES.md §2). A PORDI room has none of them: they are absent from its
-# settings (and from the JSON), and sending one with preset "pordi" is a 422.
-KLASIK_OPTIONS = ("players", "seven_tiles", "discard", "zero_zero_25", "scoring")
+KLASIK_OPTIONS = rs.KLASIK_OPTIONS
+DEALS_MIN, DEALS_MAX = rs.DEALS_PER_SET_RANGE
 
 
 def _absent(value: object) -> bool:
@@ -53,20 +62,32 @@ class RoomSettings(_Strict):
     """A room's settings. What the host leaves out gets the preset's default when the room is
     created; the engine checks the combination (``rules_from_settings``)."""
 
-    preset: Preset = "pordi"
-    mode: Mode = Field(default="tunggal", description='Klasik is "tunggal" only')
-    turn_seconds: TurnSeconds = 15  # RULES.md §1.6
+    preset: Preset = rs.DEFAULT_PRESET
+    mode: Mode = Field(default=rs.DEFAULT_MODE, description='Klasik is "tunggal" only')
+    turn_seconds: TurnSeconds = rs.DEFAULT_TURN_SECONDS
     deals_per_set: int = Field(
-        default=7, ge=1, le=21, description="PORDI Tunggal; Klasik with penalty scoring"
+        default=rs.DEFAULT_DEALS_PER_SET,
+        ge=DEALS_MIN,
+        le=DEALS_MAX,
+        description="PORDI Tunggal; Klasik with penalty scoring",
     )
     target_points: int | None = Field(
         default=None,
         ge=1,
-        le=1000,
+        le=rs.TARGET_POINTS_LIMIT,
         description="PORDI Ganda, Klasik difference scoring: the points that win the set. "
-        "Default by preset: PORDI 7 (1..99), Klasik 100 (1..1000)",
+        "Default and range by preset (GET /api/presets)",
     )
-    public: bool = True
+    public: bool = rs.DEFAULT_PUBLIC
+    allow_join_bots: bool | None = Field(
+        default=None,
+        description="Anyone may take a bot's seat while the set runs; default: the room is public",
+    )
+    rated: bool = Field(
+        default=rs.DEFAULT_RATED,
+        description="Sets count for ratings when every seat has a human at the start "
+        "(quick-play tables are rated)",
+    )
     players: Players | None = _klasik("4 (6 tiles each) or 5 (5 tiles each) seats; default 4")
     seven_tiles: bool | None = _klasik("4 players with 7 tiles each, 0-0 opens; default false")
     discard: bool | None = _klasik(
@@ -88,9 +109,11 @@ class RoomSettingsPatch(_Strict):
     preset: Preset | None = None
     mode: Mode | None = None
     turn_seconds: TurnSeconds | None = None
-    deals_per_set: int | None = Field(default=None, ge=1, le=21)
-    target_points: int | None = Field(default=None, ge=1, le=1000)
+    deals_per_set: int | None = Field(default=None, ge=DEALS_MIN, le=DEALS_MAX)
+    target_points: int | None = Field(default=None, ge=1, le=rs.TARGET_POINTS_LIMIT)
     public: bool | None = None
+    allow_join_bots: bool | None = None
+    rated: bool | None = None
     players: Players | None = None
     seven_tiles: bool | None = None
     discard: bool | None = None
@@ -99,7 +122,7 @@ class RoomSettingsPatch(_Strict):
 
 
 class BotIn(_Strict):
-    kind: BotKind = "heuristic"
+    kind: BotKind = rs.DEFAULT_BOT
 
 
 class SeatOut(BaseModel):
@@ -107,13 +130,21 @@ class SeatOut(BaseModel):
     player_id: str | None = None
     name: str | None = None
     bot: str | None = None
+    left_by: str | None = Field(
+        default=None,
+        description="On a bot's seat: the player who left it, who may take it back (POST seats)",
+    )
 
 
 class RoomOut(BaseModel):
     id: str
     code: str
     share_link: str
-    status: RoomStatus
+    status: RoomStatus = Field(description="open, playing, closed or abandoned (docs/API.md)")
+    closed_reason: CloseReason | None = Field(
+        default=None, description="Why a closed room closed: host_closed, idle, no_host, admin"
+    )
+    quickplay: bool = Field(default=False, description="Made by quick play (POST /api/quickplay)")
     host: PlayerOut
     settings: RoomSettings
     seats: list[SeatOut] = Field(
@@ -121,8 +152,10 @@ class RoomOut(BaseModel):
         "only `seat`"
     )
     seats_taken: int
+    humans_online: int = Field(description="Seated humans connected to the table right now")
     spectators: int
     created_at: datetime
+    active_at: datetime = Field(description="The room's last activity")
 
 
 class RoomSummary(BaseModel):
@@ -132,11 +165,84 @@ class RoomSummary(BaseModel):
     host_name: str
     settings: RoomSettings
     seats_taken: int
+    seats_free: int = Field(
+        description="open: empty seats; playing: bots' seats anyone may take (allow_join_bots)"
+    )
+    humans_online: int
     spectators: int
+    quickplay: bool
+    active_at: datetime
 
 
 class RoomList(BaseModel):
-    rooms: list[RoomSummary]
+    rooms: list[RoomSummary] = Field(description="Newest activity first")
+    next_cursor: str | None = Field(
+        default=None, description="Pass as `cursor` for the next page; null on the last page"
+    )
+
+
+class FieldSpec(BaseModel):
+    """One setting of the create form. ``choice``: one of ``choices``; ``int``: min..max."""
+
+    key: str
+    type: Literal["choice", "int", "bool"]
+    default: int | bool | str
+    choices: list[int | str] | None = None
+    min: int | None = None
+    max: int | None = None
+    when: dict[str, list[int | str]] | None = Field(
+        default=None, description="Shown (it matters) only when these settings have these values"
+    )
+    default_if_private: bool | None = Field(
+        default=None, description="allow_join_bots: its default in a private room"
+    )
+
+
+class PresetOut(BaseModel):
+    preset: Preset
+    defaults: dict[str, int | bool | str] = Field(
+        description="The settings of a new room of this preset when the host chooses nothing"
+    )
+    seats: int = Field(description="Seats at the default table (Klasik: `players`)")
+    fields: list[FieldSpec] = Field(description="The form, in display order")
+
+
+class BotChoices(BaseModel):
+    kinds: list[BotKind]
+    default: BotKind
+
+
+class QuickplayChoice(BaseModel):
+    preset: QuickplayPreset
+    mode: Mode
+    turn_seconds: TurnSeconds
+
+
+class QuickplayChoices(BaseModel):
+    presets: list[QuickplayPreset]
+    modes: list[Mode]
+    turn_seconds: list[TurnSeconds]
+    bot: BotKind = Field(description="The bots that fill a quick-play table that waited")
+    rated: bool = Field(description="Quick-play tables count for ratings")
+    default: QuickplayChoice
+
+
+class PresetsOut(BaseModel):
+    default_preset: Preset
+    presets: list[PresetOut]
+    bots: BotChoices
+    quickplay: QuickplayChoices
+
+
+class QuickplayIn(_Strict):
+    preset: QuickplayPreset = rs.QUICKPLAY_PRESETS[0]
+    mode: Mode = rs.DEFAULT_MODE
+    turn_seconds: TurnSeconds = rs.DEFAULT_TURN_SECONDS
+
+
+class QuickplayOut(BaseModel):
+    room: RoomOut
+    seat: int = Field(description="The caller's seat at that table")
 
 
 class HealthOut(BaseModel):

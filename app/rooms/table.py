@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -26,31 +26,14 @@ import engine
 from app.metrics import Metrics
 from app.rooms.clock import Clock, Timer
 from app.rooms.connection import Connection
+from app.rooms.settings import rule_settings
 from app.rooms.store import GameStore, MoveRecord, RoomInfo, StoreConflict, StoredSet
 from app.ws.messages import Hello, Leave, NextSet, Play, Resume, Start, dumps, error_message
 
 log = logging.getLogger(__name__)
 
-# The room settings that are rules, in the order the lobby offers them to the engine when it looks
-# for the one it refuses (turn_seconds and public are the server's own).
-RULE_KEYS = (
-    "preset",
-    "mode",
-    "players",
-    "seven_tiles",
-    "discard",
-    "zero_zero_25",
-    "scoring",
-    "deals_per_set",
-    "target_points",
-)
 BOT_KIND = "heuristic"
 MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
-
-
-def rule_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has."""
-    return {key: settings[key] for key in RULE_KEYS if settings.get(key) is not None}
 
 
 @dataclass(frozen=True)
@@ -511,7 +494,7 @@ class Table:
         if move_id is not None:
             self.acks[(seat, move_id)] = played_seq
         if state.phase == "set_over":
-            await self.store.set_room_status(self.room.id, "finished")
+            await self.store.set_room_status(self.room.id, "open")  # set over: open again
             await self._reload_room()
         self._schedule()
         self._broadcast_events(first)

@@ -3,26 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import Room, Seat
+from app.store.models import SEATS_PER_TABLE, Room, Seat
 from app.store.types import utcnow
 
 
 async def create_room(
-    session: AsyncSession, *, code: str, host_id: str, settings: dict[str, Any]
+    session: AsyncSession,
+    *,
+    code: str,
+    host_id: str,
+    settings: dict[str, Any],
+    quickplay: bool = False,
 ) -> Room:
-    room = Room(code=code, host_id=host_id, settings=settings, status="open")
+    room = Room(code=code, host_id=host_id, settings=settings, status="open", quickplay=quickplay)
     session.add(room)
     await session.flush()
     return room
 
 
-async def get_room(session: AsyncSession, *, room_id: str) -> Room | None:
-    return await session.get(Room, room_id)
+async def get_room(session: AsyncSession, *, room_id: str, for_update: bool = False) -> Room | None:
+    if not for_update:
+        return await session.get(Room, room_id)
+    query = select(Room).where(Room.id == room_id).with_for_update()
+    # populate_existing: a row locked now must not be read from an older copy in the session.
+    result = await session.execute(query.execution_options(populate_existing=True))
+    return result.scalar_one_or_none()
 
 
 async def get_room_by_code(
@@ -39,18 +50,6 @@ async def get_room_by_code(
 async def code_exists(session: AsyncSession, *, code: str) -> bool:
     result = await session.execute(select(Room.id).where(Room.code == code))
     return result.first() is not None
-
-
-async def list_rooms(
-    session: AsyncSession, *, statuses: Iterable[str], public_only: bool = True, limit: int = 200
-) -> list[Room]:
-    query = select(Room).where(Room.status.in_(list(statuses)))
-    query = query.order_by(Room.created_at.desc()).limit(limit)
-    rooms = list((await session.execute(query)).scalars())
-    if public_only:
-        # settings is JSON; filter in Python so the query is the same on SQLite and PostgreSQL.
-        rooms = [room for room in rooms if room.settings.get("public", True)]
-    return rooms
 
 
 async def count_hosted_rooms(
@@ -71,11 +70,39 @@ async def update_room(
 ) -> Room:
     if settings is not None:
         room.settings = settings
-    if status is not None:
+    if status is not None:  # only the live tables' store still passes it; use set_status
         room.status = status
-    room.updated_at = utcnow()
+    room.updated_at = room.active_at = utcnow()
     await session.flush()
     return room
+
+
+async def set_status(
+    session: AsyncSession, *, room: Room, status: str, closed_reason: str | None = None
+) -> None:
+    """The status column's one writer: app/rooms/lifecycle.py, which checks the transition."""
+    room.status = status
+    room.closed_reason = closed_reason
+    room.updated_at = room.active_at = utcnow()
+    await session.flush()
+
+
+async def set_host(session: AsyncSession, *, room: Room, host_id: str) -> None:
+    room.host_id = host_id
+    room.updated_at = room.active_at = utcnow()
+    await session.flush()
+
+
+async def set_presence(
+    session: AsyncSession, *, room_id: str, humans_online: int, at: datetime
+) -> None:
+    await session.execute(
+        update(Room)
+        .where(Room.id == room_id)
+        .values(humans_online=humans_online, active_at=at)
+        .execution_options(synchronize_session="fetch")
+    )
+    await session.flush()
 
 
 async def get_seats(session: AsyncSession, *, room_id: str) -> list[Seat]:
@@ -83,12 +110,16 @@ async def get_seats(session: AsyncSession, *, room_id: str) -> list[Seat]:
     return list(result.scalars())
 
 
-async def count_seats(session: AsyncSession, *, room_ids: list[str]) -> dict[str, int]:
+async def count_seats(
+    session: AsyncSession, *, room_ids: list[str], below: int | None = None
+) -> dict[str, int]:
+    """Occupied seats per room (``below``: only seat numbers under it)."""
     if not room_ids:
         return {}
-    result = await session.execute(
-        select(Seat.room_id, func.count()).where(Seat.room_id.in_(room_ids)).group_by(Seat.room_id)
-    )
+    query = select(Seat.room_id, func.count()).where(Seat.room_id.in_(room_ids))
+    if below is not None:
+        query = query.where(Seat.seat < below)
+    result = await session.execute(query.group_by(Seat.room_id))
     return {room_id: int(count) for room_id, count in result}
 
 
@@ -110,3 +141,62 @@ async def put_in_seat(
 async def vacate_seat(session: AsyncSession, *, room_id: str, seat: int) -> None:
     await session.execute(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
     await session.flush()
+
+
+async def replace_bot(session: AsyncSession, *, room_id: str, seat: int, player_id: str) -> bool:
+    """A human takes a bot's seat (the bot leaves); False if no bot sits there any more. The same
+    player already seated elsewhere in the room raises IntegrityError (one seat per player)."""
+    result = await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_not(None))
+        .values(player_id=player_id, bot=None, left_by=None, sat_at=utcnow())
+        .execution_options(synchronize_session="fetch")
+    )
+    await session.flush()
+    return bool(getattr(result, "rowcount", 0))
+
+
+def has_empty_seat() -> Any:
+    """SQL: the room has an empty seat (of its settings' ``players``, else 4)."""
+    seats = func.coalesce(Room.settings["players"].as_integer(), SEATS_PER_TABLE)
+    taken = (
+        select(func.count())
+        .select_from(Seat)
+        .where(Seat.room_id == Room.id)
+        .correlate(Room)
+        .scalar_subquery()
+    )
+    return taken < seats
+
+
+async def list_usable(
+    session: AsyncSession, *, limit: int, after: tuple[datetime, str] | None = None
+) -> list[Room]:
+    """Public rooms a person can use, newest activity first (ties: by id), ``limit`` of them after
+    the ``(active_at, id)`` of the previous page's last room: ``open`` ones with an empty seat and
+    a connected human, ``playing`` ones with a connected human (to watch or take a bot's seat)."""
+    public = func.coalesce(Room.settings["public"].as_boolean(), True)
+    usable = or_(
+        and_(Room.status == "open", has_empty_seat()),
+        Room.status == "playing",
+    )
+    query = select(Room).where(public == true(), Room.humans_online > 0, usable)
+    if after is not None:
+        at, room_id = after
+        query = query.where(or_(Room.active_at < at, and_(Room.active_at == at, Room.id < room_id)))
+    query = query.order_by(Room.active_at.desc(), Room.id.desc()).limit(limit)
+    return list((await session.execute(query)).scalars())
+
+
+async def get_seats_of_rooms(
+    session: AsyncSession, *, room_ids: list[str]
+) -> dict[str, list[Seat]]:
+    if not room_ids:
+        return {}
+    result = await session.execute(
+        select(Seat).where(Seat.room_id.in_(room_ids)).order_by(Seat.room_id, Seat.seat)
+    )
+    by_room: dict[str, list[Seat]] = {}
+    for seat in result.scalars():
+        by_room.setdefault(seat.room_id, []).append(seat)
+    return by_room

@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.api.auth import authenticate_token
+from app.api.ratelimit import SocketCap, client_address
 from app.metrics import Metrics, Role
 from app.rooms.cluster import RemoteTable
 from app.rooms.connection import Connection
@@ -39,6 +40,7 @@ router = APIRouter()
 HELLO_TIMEOUT = 10.0
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_TRY_AGAIN = 1013  # too many sockets from one address
 MAX_VIOLATIONS = 20  # refused floods before the socket is closed
 
 
@@ -53,7 +55,24 @@ def origin_allowed(origin: str | None, settings: Settings, host: str | None) -> 
 
 
 async def table_socket(websocket: WebSocket) -> None:
-    """``/ws/rooms/{code}``. A plain Starlette route, not a FastAPI one: FastAPI's dependency
+    """``/ws/rooms/{code}``, at most GAPLE_MAX_SOCKETS_PER_ADDRESS at once per client address."""
+    sockets: SocketCap = websocket.app.state.sockets
+    address = client_address(websocket)
+    if not sockets.acquire(address):
+        await websocket.accept()
+        too_many = f"at most {sockets.limit} connections at once from one address"
+        await _Session(websocket, websocket.app.state.settings).fail(
+            "too_many_sockets", too_many, CLOSE_TRY_AGAIN
+        )
+        return
+    try:
+        await _table_socket(websocket)
+    finally:
+        sockets.release(address)
+
+
+async def _table_socket(websocket: WebSocket) -> None:
+    """A plain Starlette route, not a FastAPI one: FastAPI's dependency
     machinery would stay referenced for as long as the socket is open, thousands of times over."""
     settings: Settings = websocket.app.state.settings
     origin = websocket.headers.get("origin")

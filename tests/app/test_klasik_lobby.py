@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import insert, text
+from sqlalchemy import MetaData, Table, insert, text
 from sqlalchemy.exc import IntegrityError
 
 from app.api import lobby
 from app.api.schemas import RoomSettings
 from app.store import migrate
 from app.store.db import create_engine
-from app.store.models import Player, Room, Seat
-from tests.app.test_rooms import RecordingLive
+from app.store.models import Player, Seat
+from tests.app.test_rooms import RecordingLive, set_online
 from tests.conftest import Guest, run_async
 
 KLASIK_DEFAULTS = {
@@ -29,6 +30,8 @@ KLASIK_DEFAULTS = {
     "discard": True,
     "zero_zero_25": False,
     "scoring": "difference",
+    "allow_join_bots": True,
+    "rated": False,
 }
 PORDI_DEFAULTS = {
     "preset": "pordi",
@@ -37,6 +40,8 @@ PORDI_DEFAULTS = {
     "deals_per_set": 7,
     "target_points": 7,
     "public": True,
+    "allow_join_bots": True,
+    "rated": False,
 }
 
 
@@ -67,12 +72,13 @@ def _error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
 # --- settings ---------------------------------------------------------------------------------
 
 
-async def test_klasik_defaults(api: httpx.AsyncClient, host: Guest) -> None:
+async def test_klasik_defaults(api: httpx.AsyncClient, app: Any, host: Guest) -> None:
     room = await create(api, host, preset="klasik")
     assert room["settings"] == KLASIK_DEFAULTS
     assert [s["seat"] for s in room["seats"]] == [0, 1, 2, 3]
     # Stored as returned, and listed the same way.
     assert (await api.get(f"/api/rooms/{room['code']}")).json()["settings"] == KLASIK_DEFAULTS
+    await set_online(app, room["code"])
     [listed] = (await api.get("/api/rooms")).json()["rooms"]
     assert listed["settings"] == KLASIK_DEFAULTS
 
@@ -100,7 +106,9 @@ async def test_each_klasik_option(
     api: httpx.AsyncClient, host: Guest, options: dict[str, Any]
 ) -> None:
     room = await create(api, host, preset="klasik", **options)
-    assert room["settings"] == {**KLASIK_DEFAULTS, **options}
+    # allow_join_bots follows `public` unless the host sets it.
+    public = options.get("public", True)
+    assert room["settings"] == {**KLASIK_DEFAULTS, **options, "allow_join_bots": public}
     assert len(room["seats"]) == options.get("players", 4)
 
 
@@ -211,7 +219,7 @@ async def test_a_table_of_five(api: httpx.AsyncClient, app: Any, host: Guest, ma
     room = await create(api, host, preset="klasik", players=5)
     code = room["code"]
     assert room["seats"] == [
-        {"seat": n, "player_id": None, "name": None, "bot": None} for n in range(5)
+        {"seat": n, "player_id": None, "name": None, "bot": None, "left_by": None} for n in range(5)
     ]
     other: Guest = await make_guest("Other")
     sat = await api.post(f"/api/rooms/{code}/seats/4", headers=other.headers)
@@ -297,9 +305,18 @@ async def _insert_seats(url: str, seats: list[int]) -> list[str]:
     try:
         async with engine.begin() as conn:
             await conn.execute(insert(Player).values(id="p" * 32, name="P", token_hash="h" * 64))
+            # The rooms table as it is at this revision (the migration test also runs at 0001).
+            rooms = await conn.run_sync(lambda sync: Table("rooms", MetaData(), autoload_with=sync))
+            now = datetime.now(UTC)
+            times = {name: now for name in ("created_at", "updated_at", "active_at")}
             await conn.execute(
-                insert(Room).values(
-                    id="r" * 32, code="ABCDEF", host_id="p" * 32, settings={}, status="open"
+                insert(rooms).values(
+                    id="r" * 32,
+                    code="ABCDEF",
+                    host_id="p" * 32,
+                    settings={},
+                    status="open",
+                    **{name: at for name, at in times.items() if name in rooms.c},
                 )
             )
         for seat in seats:

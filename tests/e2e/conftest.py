@@ -77,6 +77,11 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         port=port,
         GAPLE_ALLOWED_ORIGINS=f"http://127.0.0.1:{port},http://localhost:{port}",
         GAPLE_ROOMS_PER_PLAYER="50",
+        # Every browser and the test's own calls come from one address for the whole session.
+        GAPLE_RATE_GUESTS="1000/minute",
+        GAPLE_RATE_ROOMS="1000/minute",
+        GAPLE_RATE_QUICKPLAY="1000/minute",
+        GAPLE_RATE_SEATS="1000/minute",
         # Long enough for a page to show a deal's result, short enough to keep sets quick.
         GAPLE_DEAL_PAUSE_SECONDS="1.0",
     )

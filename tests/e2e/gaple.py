@@ -189,9 +189,24 @@ class LobbyApi:
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
         self.http = httpx.Client(base_url=base_url, timeout=15)
+        self.sockets: list[Any] = []
 
     def close(self) -> None:
+        for socket in self.sockets:
+            socket.close()
         self.http.close()
+
+    def connect(self, token: str, code: str) -> None:
+        """Sit at the table as a player whose tab is open (the lobby lists only tables with a
+        seated human connected); the socket stays open until ``close()``."""
+        from websockets.sync.client import connect
+
+        url = self.base_url.replace("http", "ws", 1) + f"/ws/rooms/{code}"
+        socket = connect(url, origin=self.base_url, open_timeout=15)  # type: ignore[arg-type]
+        socket.send(json.dumps({"type": "hello", "token": token}))
+        while json.loads(socket.recv(timeout=15))["type"] != "welcome":
+            pass
+        self.sockets.append(socket)
 
     def _call(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}

@@ -20,12 +20,14 @@ GAME_TERMS = {"Domi", "Ceki", "Balak", "Kandang", "Tunggal", "Ganda"}
 
 
 def _public_tables(api):
-    """A few public tables for the list: waiting for players, and one already playing."""
+    """A few public tables for the list: waiting for players, and one already playing, each with
+    its seated human connected (the lobby lists only tables someone attends)."""
     codes = []
     sari = api.guest("Sari")
     room = api.create_room(sari["token"], mode="tunggal", turn_seconds=30, deals_per_set=5)
     api.sit(sari["token"], room["code"], 0)
     api.bot(sari["token"], room["code"], 2)
+    api.connect(sari["token"], room["code"])
     codes.append(room["code"])
     wayan = api.guest("Wayan")
     room = api.create_room(wayan["token"], mode="ganda", turn_seconds=60, target_points=7)
@@ -35,10 +37,12 @@ def _public_tables(api):
         else:
             api.bot(wayan["token"], room["code"], seat)
     api.start(wayan["token"], room["code"])
+    api.connect(wayan["token"], room["code"])
     codes.append(room["code"])
     dewi = api.guest("Dewi")
     room = api.create_room(dewi["token"], mode="ganda", turn_seconds=15, target_points=3)
     api.sit(dewi["token"], room["code"], 1)
+    api.connect(dewi["token"], room["code"])
     codes.append(room["code"])
     return codes
 

@@ -289,7 +289,7 @@ async def test_each_option_plays_a_set_to_its_stored_result(
     live: LiveTable = await klasik_table(seed=None, **options)
     await play_until_set_over(live, clock)
     result = live.probes[0].view["set_result"]
-    assert result is not None and live.table.room.status == "finished"
+    assert result is not None and live.table.room.status == "open"
     async with app.state.db.session() as session:
         game_set = (await session.scalars(select(GameSet))).one()
         scores = dict((await session.execute(select(Score.seat, Score.points))).all())
@@ -456,7 +456,7 @@ async def test_a_whole_klasik_set_with_five_clients_a_spectator_and_a_restart(
         await spectator.wait_for(lambda: set_over(spectator))
         result = (clients[0].view or {})["set_result"]
         assert result is not None and result["deals"] >= 2
-        assert (await lobby.room(code))["status"] == "finished"
+        assert (await lobby.room(code))["status"] == "open"
         [(stored_result,)] = await stored(database_url, select(GameSet.result))
         assert {k: v for k, v in stored_result.items() if k in result} == result
         scores = dict(await stored(database_url, select(Score.seat, Score.points)))

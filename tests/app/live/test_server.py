@@ -102,7 +102,7 @@ async def test_a_whole_set_with_four_clients_and_a_spectator(
         result = clients[0].view["set_result"]  # type: ignore[index]
         assert result is not None
         room = await lobby.room(code)
-        assert room["status"] == "finished"
+        assert room["status"] == "open"
         [(stored_result,)] = await stored(database_url, select(GameSet.result))
         assert stored_result is not None
         assert {k: v for k, v in stored_result.items() if k in result} == result

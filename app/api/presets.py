@@ -1,0 +1,18 @@
+"""GET /api/presets: every setting a room can have, its choices and defaults (one source)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.schemas import PresetsOut
+from app.rooms.settings import catalogue
+
+router = APIRouter(tags=["rooms"])
+
+
+@router.get("/presets", response_model_exclude_none=True)
+async def presets() -> PresetsOut:
+    """The presets with their defaults and their create form (fields in display order, with
+    choices or ranges), the bot kinds, and the quick-play choices. Clients build their create
+    form and play-now button from this instead of keeping their own copy."""
+    return PresetsOut.model_validate(catalogue())

@@ -1,0 +1,152 @@
+"""A room's life: the only code that changes a room's status or host.
+
+    open ──start_set──▶ playing ──end_set──▶ open ──▶ …
+    open | playing ──close──▶ closed          playing ──abandon──▶ abandoned
+
+``closed`` and ``abandoned`` are final. REST, the table actor and the sweeper all call these
+functions; each takes an ``AsyncSession``, locks the room's row (PostgreSQL; SQLite has one writer),
+checks, writes and flushes — the caller commits, then tells the live layer. A refusal is a
+``LifecycleError`` with a stable code, which the API answers with 409 (403 for ``not_host``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.rooms.settings import LISTED, ROOM_STATUSES, CloseReason, Status, seat_count
+from app.store import rooms
+from app.store.models import Room
+from app.store.types import utcnow
+
+__all__ = [
+    "LISTED",
+    "ROOM_STATUSES",
+    "CloseReason",
+    "LifecycleError",
+    "Status",
+    "abandon",
+    "check_transition",
+    "close",
+    "end_set",
+    "hand_over_host",
+    "start_set",
+    "touch",
+]
+
+FINAL: tuple[Status, ...] = ("closed", "abandoned")
+
+# The one table of allowed moves: from a status, the statuses it may become.
+TRANSITIONS: dict[str, tuple[Status, ...]] = {
+    "open": ("playing", "closed"),
+    "playing": ("open", "closed", "abandoned"),
+    "closed": (),
+    "abandoned": (),
+}
+
+
+class LifecycleError(Exception):
+    """A transition that is not allowed. ``code``: room_not_open, room_closed, set_in_progress,
+    not_playing, seats_not_filled, not_host, room_not_found."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def check_transition(current: str, new: Status) -> None:
+    """Raise ``LifecycleError`` unless a room in status ``current`` may become ``new``."""
+    if new in TRANSITIONS.get(current, ()):
+        return
+    if current in FINAL:
+        raise LifecycleError("room_closed", f"the room is {current}")
+    if current == "playing" and new == "playing":
+        raise LifecycleError("set_in_progress", "a set is already being played")
+    if current == "open" and new in ("open", "abandoned"):
+        raise LifecycleError("not_playing", "no set is being played")
+    raise LifecycleError("room_not_open", f"a {current} room cannot become {new}")
+
+
+async def _room(session: AsyncSession, room_id: str) -> Room:
+    room = await rooms.get_room(session, room_id=room_id, for_update=True)
+    if room is None:
+        raise LifecycleError("room_not_found", f"no room {room_id}")
+    return room
+
+
+def _require_host(room: Room, by: str | None) -> None:
+    if by is not None and by != room.host_id:
+        raise LifecycleError("not_host", "only the host can do this")
+
+
+async def start_set(session: AsyncSession, *, room_id: str, by: str | None) -> None:
+    """open -> playing. Every seat holds a player or a bot; ``by`` is the host, or None when the
+    server starts it (quick play)."""
+    room = await _room(session, room_id)
+    if room.status not in FINAL:
+        _require_host(room, by)
+    check_transition(room.status, "playing")
+    seats = seat_count(room.settings)
+    taken = await rooms.count_seats(session, room_ids=[room.id], below=seats)
+    if taken.get(room.id, 0) < seats:
+        raise LifecycleError(
+            "seats_not_filled", f"all {seats} seats must be filled ({taken.get(room.id, 0)} taken)"
+        )
+    await rooms.set_status(session, room=room, status="playing")
+
+
+async def end_set(session: AsyncSession, *, room_id: str) -> None:
+    """playing -> open: the set is over; the host may start the next one."""
+    room = await _room(session, room_id)
+    check_transition(room.status, "open")
+    await rooms.set_status(session, room=room, status="open")
+
+
+async def close(
+    session: AsyncSession, *, room_id: str, reason: CloseReason, by: str | None = None
+) -> None:
+    """open | playing -> closed. ``by``: the host closing it (None: the server)."""
+    room = await _room(session, room_id)
+    if room.status not in FINAL:
+        _require_host(room, by)
+    check_transition(room.status, "closed")
+    await rooms.set_status(session, room=room, status="closed", closed_reason=reason)
+
+
+async def abandon(session: AsyncSession, *, room_id: str) -> None:
+    """playing -> abandoned: no human seat was connected for GAPLE_ABANDONED_TABLE_SECONDS."""
+    room = await _room(session, room_id)
+    check_transition(room.status, "abandoned")
+    await rooms.set_status(session, room=room, status="abandoned")
+
+
+async def hand_over_host(session: AsyncSession, *, room_id: str) -> str | None:
+    """The host passes to the seated human (not the host) who sat down earliest; returns the new
+    host's id. With no other seated human: if the host holds no seat either, the room is closed
+    (``no_host``) and None is returned; otherwise None and nothing changes."""
+    room = await _room(session, room_id)
+    if room.status in FINAL:
+        raise LifecycleError("room_closed", f"the room is {room.status}")
+    humans = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
+    others = sorted((s for s in humans if s.player_id != room.host_id), key=lambda s: s.sat_at)
+    if others:
+        new_host = others[0].player_id
+        assert new_host is not None
+        await rooms.set_host(session, room=room, host_id=new_host)
+        return new_host
+    if not humans:
+        check_transition(room.status, "closed")
+        await rooms.set_status(session, room=room, status="closed", closed_reason="no_host")
+    return None
+
+
+async def touch(
+    session: AsyncSession, *, room_id: str, humans_online: int, at: datetime | None = None
+) -> None:
+    """Presence, not a status: how many seated humans are connected, and the room's last
+    activity (for the lobby listing and the idle sweeper)."""
+    await rooms.set_presence(
+        session, room_id=room_id, humans_online=humans_online, at=at or utcnow()
+    )

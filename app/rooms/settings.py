@@ -1,0 +1,213 @@
+"""A room's settings, written once: presets, defaults, choices, seat counts, bot kinds.
+
+The API schemas (app/api/schemas.py) build their types and defaults from these names,
+``GET /api/presets`` serves them to clients (which build their create form from it), the lobby
+fills in defaults with ``new_room_defaults`` and the tables hand ``rule_settings`` to the engine.
+The engine still decides whether a combination is playable (``engine.rules_from_settings``).
+Pure data and functions: no I/O, importable from the models and the engine's callers alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+
+# --- statuses (the transitions between them live in app/rooms/lifecycle.py) ---------------------
+
+Status = Literal["open", "playing", "closed", "abandoned"]
+ROOM_STATUSES: tuple[Status, ...] = get_args(Status)
+LISTED: tuple[Status, ...] = ("open", "playing")  # the statuses the lobby may list
+CloseReason = Literal["host_closed", "idle", "no_host", "admin"]
+CLOSE_REASONS: tuple[CloseReason, ...] = get_args(CloseReason)
+
+# --- the choices --------------------------------------------------------------------------------
+
+Preset = Literal["pordi", "klasik"]
+Mode = Literal["tunggal", "ganda"]
+Players = Literal[4, 5]
+Scoring = Literal["difference", "penalty"]
+TurnSeconds = Literal[15, 30, 60]  # RULES.md §1.6
+BotKind = Literal["heuristic", "random"]  # engine.BOTS
+
+PRESETS: tuple[Preset, ...] = get_args(Preset)
+MODES: tuple[Mode, ...] = get_args(Mode)
+PLAYER_COUNTS: tuple[Players, ...] = get_args(Players)
+SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
+TURN_SECONDS: tuple[TurnSeconds, ...] = get_args(TurnSeconds)
+BOT_KINDS: tuple[BotKind, ...] = get_args(BotKind)
+
+DEFAULT_PRESET: Preset = "pordi"
+DEFAULT_MODE: Mode = "tunggal"
+DEFAULT_TURN_SECONDS: TurnSeconds = 15
+DEFAULT_DEALS_PER_SET = 7
+DEALS_PER_SET_RANGE = (1, 21)
+DEFAULT_PUBLIC = True
+DEFAULT_RATED = False  # a host's room counts for ratings only when created rated (app/players)
+QUICKPLAY_RATED = True  # quick-play tables are public and rated
+DEFAULT_BOT: BotKind = "heuristic"  # what the host seats unless they choose
+# The bots that fill a quick-play table; "normal" once the engine has its bot levels.
+QUICKPLAY_BOT: BotKind = "heuristic"
+
+SEATS_PER_TABLE = 4  # PORDI, and Klasik unless the host chose 5 players
+MAX_SEATS = max(PLAYER_COUNTS)  # the seats table allows 0..MAX_SEATS-1
+
+# The host's Klasik options (RULES.md §2). A PORDI room has none of them: they are absent from its
+# settings (and from the JSON), and sending one with preset "pordi" is a 422.
+KLASIK_OPTIONS = ("players", "seven_tiles", "discard", "zero_zero_25", "scoring")
+
+# What the host leaves out, by preset. PORDI's target (7, Ganda) must never reach Klasik (100).
+PRESET_DEFAULTS: dict[Preset, dict[str, Any]] = {
+    "pordi": {"target_points": 7},
+    "klasik": {
+        "target_points": 100,
+        "players": 4,
+        "seven_tiles": False,
+        "discard": True,
+        "zero_zero_25": False,
+        "scoring": "difference",
+    },
+}
+TARGET_POINTS_MAX: dict[Preset, int] = {"pordi": 99, "klasik": 1000}
+TARGET_POINTS_LIMIT = max(TARGET_POINTS_MAX.values())
+PRESET_MODES: dict[Preset, tuple[Mode, ...]] = {"pordi": MODES, "klasik": ("tunggal",)}
+# The settings whose meaning or default depends on the preset: a PATCH that changes the preset
+# resets them to the new preset's defaults unless it sets them too.
+PRESET_DEPENDENT = ("target_points", *KLASIK_OPTIONS)
+
+# The room settings that are rules, in the order the lobby offers them to the engine when it looks
+# for the one it refuses (turn_seconds, public and allow_join_bots are the server's own).
+RULE_KEYS = (
+    "preset",
+    "mode",
+    "players",
+    "seven_tiles",
+    "discard",
+    "zero_zero_25",
+    "scoring",
+    "deals_per_set",
+    "target_points",
+)
+
+# Quick play offers a few tables only, so that people meet: these presets, modes and clocks.
+QuickplayPreset = Literal["pordi"]
+QUICKPLAY_PRESETS: tuple[QuickplayPreset, ...] = get_args(QuickplayPreset)
+QUICKPLAY_MODES: tuple[Mode, ...] = MODES
+QUICKPLAY_TURN_SECONDS: tuple[TurnSeconds, ...] = TURN_SECONDS
+
+
+def rule_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has."""
+    return {key: settings[key] for key in RULE_KEYS if settings.get(key) is not None}
+
+
+def seat_count(settings: Mapping[str, Any]) -> int:
+    """How many seats a room with these (validated) settings has: its rules' ``players``."""
+    return int(settings.get("players") or SEATS_PER_TABLE)
+
+
+def allow_join_bots_default(public: bool) -> bool:
+    """Strangers may take a bot's seat in a public room; a private room is the host's friends'."""
+    return public
+
+
+def new_room_defaults(
+    preset: Preset = DEFAULT_PRESET, *, public: bool = DEFAULT_PUBLIC, rated: bool = DEFAULT_RATED
+) -> dict[str, Any]:
+    """Every setting of a new room of this preset when the host chooses nothing else."""
+    return {
+        "preset": preset,
+        "mode": DEFAULT_MODE,
+        "turn_seconds": DEFAULT_TURN_SECONDS,
+        "deals_per_set": DEFAULT_DEALS_PER_SET,
+        **PRESET_DEFAULTS[preset],
+        "public": public,
+        "allow_join_bots": allow_join_bots_default(public),
+        "rated": rated,
+    }
+
+
+def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored room's settings with what older rows lack (``allow_join_bots``) filled in."""
+    settings = dict(stored)
+    if settings.get("allow_join_bots") is None:
+        settings["allow_join_bots"] = allow_join_bots_default(
+            bool(settings.get("public", DEFAULT_PUBLIC))
+        )
+    settings.setdefault("rated", DEFAULT_RATED)
+    return settings
+
+
+def _choice(key: str, choices: tuple[Any, ...], default: Any) -> dict[str, Any]:
+    return {"key": key, "type": "choice", "choices": list(choices), "default": default}
+
+
+def _number(key: str, low: int, high: int, default: int, **extra: Any) -> dict[str, Any]:
+    return {"key": key, "type": "int", "min": low, "max": high, "default": default, **extra}
+
+
+def _flag(key: str, default: bool, **extra: Any) -> dict[str, Any]:
+    return {"key": key, "type": "bool", "default": default, **extra}
+
+
+def _fields(preset: Preset) -> list[dict[str, Any]]:
+    """The create form of one preset, in display order. ``when`` says which other setting a
+    field matters under (the engine ignores it otherwise)."""
+    defaults = new_room_defaults(preset)
+    low, high = DEALS_PER_SET_RANGE
+    deals_when = {"mode": ["tunggal"]} if preset == "pordi" else {"scoring": ["penalty"]}
+    target_when = {"mode": ["ganda"]} if preset == "pordi" else {"scoring": ["difference"]}
+    fields = [_choice("mode", PRESET_MODES[preset], defaults["mode"])]
+    if preset == "klasik":
+        fields += [
+            _choice("players", PLAYER_COUNTS, defaults["players"]),
+            _flag("seven_tiles", defaults["seven_tiles"], when={"players": [4]}),
+            _flag("discard", defaults["discard"]),
+            _flag("zero_zero_25", defaults["zero_zero_25"]),
+            _choice("scoring", SCORINGS, defaults["scoring"]),
+        ]
+    fields += [
+        _choice("turn_seconds", TURN_SECONDS, defaults["turn_seconds"]),
+        _number("deals_per_set", low, high, defaults["deals_per_set"], when=deals_when),
+        _number(
+            "target_points",
+            1,
+            TARGET_POINTS_MAX[preset],
+            defaults["target_points"],
+            when=target_when,
+        ),
+        _flag("public", defaults["public"]),
+        # Its default follows `public`: true for a public room, false for a private one.
+        _flag("allow_join_bots", defaults["allow_join_bots"], default_if_private=False),
+        _flag("rated", defaults["rated"]),  # ratings: with a human in every seat at the start
+    ]
+    return fields
+
+
+def catalogue() -> dict[str, Any]:
+    """Everything a client needs to build the create form and the play-now choices
+    (``GET /api/presets``; docs/API.md shows the shape)."""
+    return {
+        "default_preset": DEFAULT_PRESET,
+        "presets": [
+            {
+                "preset": preset,
+                "defaults": new_room_defaults(preset),
+                "seats": seat_count(new_room_defaults(preset)),
+                "fields": _fields(preset),
+            }
+            for preset in PRESETS
+        ],
+        "bots": {"kinds": list(BOT_KINDS), "default": DEFAULT_BOT},
+        "quickplay": {
+            "presets": list(QUICKPLAY_PRESETS),
+            "modes": list(QUICKPLAY_MODES),
+            "turn_seconds": list(QUICKPLAY_TURN_SECONDS),
+            "bot": QUICKPLAY_BOT,
+            "rated": QUICKPLAY_RATED,
+            "default": {
+                "preset": QUICKPLAY_PRESETS[0],
+                "mode": DEFAULT_MODE,
+                "turn_seconds": DEFAULT_TURN_SECONDS,
+            },
+        },
+    }

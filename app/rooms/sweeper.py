@@ -1,0 +1,149 @@
+"""The sweeper: rooms nobody attends to move on by themselves.
+
+Every GAPLE_SWEEP_SECONDS, on every node:
+
+* a quick-play room still waiting GAPLE_QUICKPLAY_BOT_FILL_SECONDS after its last human sat down
+  gets bots in its empty seats (``QUICKPLAY_BOT``) and its set starts (whether or not that human
+  is connected: if they are gone, the live tables stop the table as abandoned);
+* an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
+  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
+
+Several nodes may sweep at once: each room is handled in its own transaction holding its row
+(PostgreSQL ``FOR UPDATE SKIP LOCKED``: a room another node is handling is left to it; SQLite has
+one writer), the conditions are checked again under the lock, and the lifecycle refuses a
+transition that already happened. The live layer is told after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, and_, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.live import LiveTables
+from app.rooms import lifecycle
+from app.rooms.lifecycle import LifecycleError
+from app.rooms.settings import QUICKPLAY_BOT, seat_count
+from app.settings import Settings
+from app.store import rooms
+from app.store.db import Database
+from app.store.models import Room, Seat
+from app.store.types import utcnow
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[AsyncSession, str], Awaitable[None]]
+
+
+@dataclass
+class Swept:
+    """What one sweep did (room ids)."""
+
+    closed: list[str] = field(default_factory=list)
+    filled: list[str] = field(default_factory=list)
+
+
+def _last_human_sat() -> ColumnElement[datetime]:
+    return (
+        select(func.max(Seat.sat_at))
+        .where(Seat.room_id == Room.id, Seat.player_id.is_not(None))
+        .correlate(Room)
+        .scalar_subquery()
+    )
+
+
+class Sweeper:
+    def __init__(self, db: Database, live: LiveTables, settings: Settings) -> None:
+        self.db = db
+        self.live = live
+        self.idle = timedelta(seconds=settings.open_room_idle_seconds)
+        self.fill = timedelta(seconds=settings.quickplay_bot_fill_seconds)
+        self.every = settings.sweep_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="room-sweeper")
+
+    async def aclose(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.sweep()
+            except Exception:  # a bad sweep must not end the sweeping; the next one retries
+                log.exception("room sweep failed")
+
+    async def sweep(self, now: datetime | None = None) -> Swept:
+        now = now or utcnow()
+        swept = Swept()
+        for room_id in await self._candidates(self._fill_conditions(now)):
+            if await self._in_own_transaction(room_id, self._fill_conditions(now), self._fill):
+                swept.filled.append(room_id)
+                await self.live.seats_changed(room_id)
+                await self.live.room_started(room_id)
+        for room_id in await self._candidates(self._idle_conditions(now)):
+            if await self._in_own_transaction(room_id, self._idle_conditions(now), self._close):
+                swept.closed.append(room_id)
+                await self.live.room_closed(room_id, "idle")
+        return swept
+
+    def _idle_conditions(self, now: datetime) -> list[ColumnElement[bool]]:
+        return [Room.status == "open", Room.humans_online == 0, Room.active_at < now - self.idle]
+
+    def _fill_conditions(self, now: datetime) -> list[ColumnElement[bool]]:
+        waited = _last_human_sat()
+        return [Room.status == "open", Room.quickplay.is_(True), waited < now - self.fill]
+
+    async def _candidates(self, conditions: list[ColumnElement[bool]]) -> list[str]:
+        async with self.db.session() as session:
+            result = await session.scalars(select(Room.id).where(and_(*conditions)).limit(100))
+            return list(result)
+
+    async def _in_own_transaction(
+        self, room_id: str, conditions: list[ColumnElement[bool]], act: Action
+    ) -> bool:
+        """Lock the room, check ``conditions`` again, ``act``, commit; False if the room is
+        no longer a candidate (another node took it, or it changed)."""
+        async with self.db.session() as session:
+            if session.get_bind().dialect.name == "sqlite":
+                # Take SQLite's write lock before reading (see app/rooms/quickplay.serialise).
+                await session.execute(update(Room).where(Room.id.is_(None)).values(quickplay=True))
+            query = select(Room.id).where(Room.id == room_id, *conditions)
+            locked = await session.scalar(query.with_for_update(skip_locked=True))
+            if locked is None:
+                return False
+            try:
+                await act(session, room_id)
+            except (LifecycleError, IntegrityError) as exc:  # changed under us: leave it
+                log.info("sweeper left room %s: %s", room_id, getattr(exc, "code", exc))
+                await session.rollback()
+                return False
+            await session.commit()
+            return True
+
+    @staticmethod
+    async def _close(session: AsyncSession, room_id: str) -> None:
+        await lifecycle.close(session, room_id=room_id, reason="idle")
+
+    @staticmethod
+    async def _fill(session: AsyncSession, room_id: str) -> None:
+        room = await rooms.get_room(session, room_id=room_id)
+        assert room is not None  # locked just now
+        taken = {s.seat for s in await rooms.get_seats(session, room_id=room_id)}
+        for seat in range(seat_count(room.settings)):
+            if seat not in taken:
+                await rooms.put_in_seat(session, room_id=room_id, seat=seat, bot=QUICKPLAY_BOT)
+        await lifecycle.start_set(session, room_id=room_id, by=None)

@@ -1,0 +1,170 @@
+"""GET /api/presets serves the settings' one source; rooms made from it get exactly those
+defaults; the API takes JSON types strictly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from app.live import NullLiveTables
+from app.rooms import settings as rs
+from tests.conftest import Guest
+
+
+@pytest.fixture
+def live_factory() -> Any:
+    return lambda app: NullLiveTables()
+
+
+async def _presets(api: httpx.AsyncClient) -> dict[str, Any]:
+    response = await api.get("/api/presets")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def test_presets_shape(api: httpx.AsyncClient) -> None:
+    body = await _presets(api)
+    assert body["default_preset"] == "pordi"
+    assert [p["preset"] for p in body["presets"]] == ["pordi", "klasik"]
+    pordi, klasik = body["presets"]
+    assert pordi["defaults"] == {
+        "preset": "pordi",
+        "mode": "tunggal",
+        "turn_seconds": 15,
+        "deals_per_set": 7,
+        "target_points": 7,
+        "public": True,
+        "allow_join_bots": True,
+        "rated": False,
+    }
+    assert pordi["seats"] == 4 and klasik["seats"] == 4
+    fields = {f["key"]: f for f in pordi["fields"]}
+    assert list(fields) == [
+        "mode",
+        "turn_seconds",
+        "deals_per_set",
+        "target_points",
+        "public",
+        "allow_join_bots",
+        "rated",
+    ]
+    assert fields["mode"] == {
+        "key": "mode",
+        "type": "choice",
+        "choices": ["tunggal", "ganda"],
+        "default": "tunggal",
+    }
+    assert fields["turn_seconds"]["choices"] == [15, 30, 60]
+    assert fields["target_points"] == {
+        "key": "target_points",
+        "type": "int",
+        "min": 1,
+        "max": 99,
+        "default": 7,
+        "when": {"mode": ["ganda"]},
+    }
+    assert fields["allow_join_bots"]["default_if_private"] is False
+    assert fields["rated"] == {"key": "rated", "type": "bool", "default": False}
+    kfields = {f["key"]: f for f in klasik["fields"]}
+    assert kfields["mode"]["choices"] == ["tunggal"]
+    assert kfields["players"]["choices"] == [4, 5]
+    assert kfields["target_points"]["max"] == 1000
+    assert kfields["deals_per_set"]["when"] == {"scoring": ["penalty"]}
+    assert set(kfields) == set(fields) | set(rs.KLASIK_OPTIONS)
+    assert body["bots"] == {"kinds": ["heuristic", "random"], "default": "heuristic"}
+    assert body["quickplay"] == {
+        "presets": ["pordi"],
+        "modes": ["tunggal", "ganda"],
+        "turn_seconds": [15, 30, 60],
+        "bot": "heuristic",
+        "rated": True,
+        "default": {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15},
+    }
+
+
+async def test_a_room_made_with_nothing_chosen_has_the_served_defaults(
+    api: httpx.AsyncClient, make_guest: Any
+) -> None:
+    host: Guest = await make_guest("Host")
+    for preset in (await _presets(api))["presets"]:
+        made = await api.post("/api/rooms", json={"preset": preset["preset"]}, headers=host.headers)
+        assert made.status_code == 201, made.text
+        assert made.json()["settings"] == preset["defaults"]
+        assert len(made.json()["seats"]) == preset["seats"]
+    private = await api.post("/api/rooms", json={"public": False}, headers=host.headers)
+    assert private.json()["settings"]["allow_join_bots"] is False
+
+
+async def test_every_served_choice_is_accepted(api: httpx.AsyncClient, make_guest: Any) -> None:
+    host: Guest = await make_guest("Host")
+    for preset in (await _presets(api))["presets"]:
+        for field in preset["fields"]:
+            values = field.get("choices") or [field.get("min"), field.get("max")]
+            if field["type"] == "bool":
+                values = [True, False]
+            for value in values:
+                body = {"preset": preset["preset"], field["key"]: value}
+                if field["key"] == "seven_tiles" and value:
+                    body["players"] = 4
+                made = await api.post("/api/rooms", json=body, headers=host.headers)
+                assert made.status_code == 201, (body, made.text)
+                code = made.json()["code"]
+                assert made.json()["settings"][field["key"]] == value
+                # The host limit: each room is closed again.
+                closed = await api.delete(f"/api/rooms/{code}", headers=host.headers)
+                assert closed.status_code == 200, closed.text
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"public": "yes"}, "public"),
+        ({"public": 1}, "public"),
+        ({"deals_per_set": 7.0}, "deals_per_set"),
+        ({"deals_per_set": "7"}, "deals_per_set"),
+        ({"turn_seconds": "15"}, "turn_seconds"),
+        ({"turn_seconds": 15.0}, "turn_seconds"),
+        ({"target_points": True}, "target_points"),
+        ({"preset": "klasik", "players": 4.0}, "players"),
+        ({"allow_join_bots": "true"}, "allow_join_bots"),
+    ],
+)
+async def test_strict_types(
+    api: httpx.AsyncClient, make_guest: Any, body: dict[str, Any], field: str
+) -> None:
+    host: Guest = await make_guest("Host")
+    response = await api.post("/api/rooms", json=body, headers=host.headers)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["field"] == field
+    made = (await api.post("/api/rooms", headers=host.headers)).json()
+    patched = await api.patch(
+        f"/api/rooms/{made['code']}/settings", json=body, headers=host.headers
+    )
+    assert patched.status_code == 422 and patched.json()["error"]["field"] == field
+    quick = await api.post(
+        "/api/quickplay", json={"turn_seconds": "15", "mode": "tunggal"}, headers=host.headers
+    )
+    assert quick.status_code == 422 and quick.json()["error"]["field"] == "turn_seconds"
+    assert (await api.get("/api/rooms/" + made["code"])).json()["settings"] == made["settings"]
+
+
+async def test_openapi_shows_the_new_calls(api: httpx.AsyncClient) -> None:
+    paths = (await api.get("/openapi.json")).json()["paths"]
+    assert "200" in paths["/api/presets"]["get"]["responses"]
+    quick = paths["/api/quickplay"]["post"]
+    assert {"200", "401", "422"} <= set(quick["responses"])
+    close = paths["/api/rooms/{code}"]["delete"]
+    assert {"200", "401", "403", "404", "409"} <= set(close["responses"])
+    listing = paths["/api/rooms"]["get"]
+    assert {p["name"] for p in listing["parameters"]} == {"limit", "cursor"}
+    schemas = (await api.get("/openapi.json")).json()["components"]["schemas"]
+    assert schemas["RoomOut"]["properties"]["status"]["enum"] == [
+        "open",
+        "playing",
+        "closed",
+        "abandoned",
+    ]
+    assert "next_cursor" in schemas["RoomList"]["properties"]
