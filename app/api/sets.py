@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.api.deps import SessionDep
-from app.api.errors import ERROR_SCHEMA, NotFound
+from app.api.errors import ERROR_SCHEMA, Invalid, NotFound
 from app.players import history
 
 router = APIRouter(tags=["history"])
@@ -24,6 +24,7 @@ Responses = dict[int | str, dict[str, Any]]
 BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 Status = Literal["finished", "in_play"]
+MAX_PAGE = 100
 
 
 # --- bodies -------------------------------------------------------------------------------------
@@ -90,6 +91,12 @@ class SetSeat(BaseModel):
     left: bool = Field(description="The player left during the set; a bot played on")
 
 
+class Standing(BaseModel):
+    rank: int = Field(description="1 = best; ties share a rank; a player who left ranks last")
+    won: bool
+    left: bool
+
+
 class SetOut(BaseModel):
     set_id: int
     room: RoomRef
@@ -122,3 +129,50 @@ async def get_set(set_id: Annotated[int, Path(ge=1)], session: SessionDep) -> Se
     if detail is None:
         raise NotFound(f"there is no set {set_id}")
     return SetOut.model_validate(detail)
+
+
+class SetSummary(BaseModel):
+    set_id: int
+    room: RoomRef
+    number: int = Field(description="The set's number at its room's table")
+    preset: str
+    mode: str
+    players: int
+    status: Status
+    started_at: datetime
+    ended_at: datetime | None
+    seat: int = Field(description="The player's seat")
+    standing: Standing | None = Field(description="How the player finished; null until it ends")
+    points: int = Field(description="The player's set total (Ganda: the team's)")
+    rated: bool
+    rating_change: int | None = Field(
+        description="Displayed rating points the set moved (docs/API.md, ratings); null unless "
+        "the set was rated and has ended"
+    )
+    seats: list[SetSeat]
+    link: str = Field(description="The replay page")
+
+
+class SetPage(BaseModel):
+    sets: list[SetSummary]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null: no more")
+
+
+@router.get(
+    "/players/{player_id}/sets",
+    operation_id="list_player_sets",
+    responses={404: _err("No such player"), **BAD},
+)
+async def list_player_sets(
+    player_id: str,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Sets per page")] = 20,
+    cursor: Annotated[str | None, Query(max_length=64, description="`next_cursor`")] = None,
+) -> SetPage:
+    try:
+        page = await history.player_sets(session, player_id=player_id, limit=limit, cursor=cursor)
+    except history.BadCursor as exc:
+        raise Invalid(str(exc), field="cursor") from exc
+    if page is None:
+        raise NotFound(f"there is no player {player_id}")
+    return SetPage.model_validate(page)

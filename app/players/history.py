@@ -11,6 +11,8 @@ so no hand, tile or seed of a live deal can reach an answer. Finished deals come
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from app.store.models import Deal, GameSet, Move, Room, Score
+from app.players.profiles import change_view
+from app.store.models import Deal, GameSet, Move, Player, RatingChange, Room, Score, SetPlayer
 
 FINISHED, IN_PLAY = "finished", "in_play"
 MOVE_KINDS = ("played", "discarded")  # a stored move's own event (engine: events[0] of play)
@@ -31,6 +34,134 @@ SEED_SHUFFLE = "seed"
 def replay_path(set_id: int) -> str:
     """The client's replay page of a set (the one place its address is written on the server)."""
     return f"/replay/{set_id}"
+
+
+# --- a player's sets ----------------------------------------------------------------------------
+
+
+class BadCursor(ValueError):
+    pass
+
+
+def encode_cursor(set_id: int) -> str:
+    return base64.urlsafe_b64encode(f"set:{set_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> int:
+    """The set id a page continues after (pages run newest first, by set id)."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+        raise BadCursor("not a cursor from this list") from exc
+    kind, _, number = raw.partition(":")
+    if kind != "set" or not number.isascii() or not number.isdigit():
+        raise BadCursor("not a cursor from this list")
+    return int(number)
+
+
+async def player_sets(
+    session: AsyncSession, *, player_id: str, limit: int, cursor: str | None = None
+) -> dict[str, Any] | None:
+    """A page of the sets the player sat down to (a seat when the set started), newest first;
+    None for an unknown player."""
+    if await session.get(Player, player_id) is None:
+        return None
+    query = (
+        select(SetPlayer, GameSet, Room.code)
+        .join(GameSet, GameSet.id == SetPlayer.set_id)
+        .join(Room, Room.id == GameSet.room_id)
+        .where(SetPlayer.player_id == player_id)
+    )
+    if cursor is not None:
+        query = query.where(GameSet.id < decode_cursor(cursor))
+    rows = (await session.execute(query.order_by(GameSet.id.desc()).limit(limit + 1))).all()
+    more, rows = len(rows) > limit, rows[:limit]
+    set_ids = [game_set.id for _, game_set, _ in rows]
+    points = await _points(session, set_ids)
+    changes = {
+        change.set_id: change_view(change)["change"]
+        for change in await session.scalars(
+            select(RatingChange).where(
+                RatingChange.player_id == player_id, RatingChange.set_id.in_(set_ids)
+            )
+        )
+    }
+    seats = await _lineups(session, set_ids)
+    items = [
+        {
+            "set_id": game_set.id,
+            "room": {"code": code},
+            "number": game_set.number,
+            "preset": game_set.rules.get("preset", "pordi"),
+            "mode": game_set.rules.get("mode", "tunggal"),
+            "players": int(game_set.rules.get("players", 4)),
+            "status": FINISHED if game_set.ended_at is not None else IN_PLAY,
+            "started_at": game_set.started_at,
+            "ended_at": game_set.ended_at,
+            "seat": me.seat,
+            "standing": _standing(me, game_set),
+            "points": points.get((game_set.id, me.seat), 0),
+            "rated": me.rated,
+            "rating_change": changes.get(game_set.id),
+            "seats": _seat_list(seats.get(game_set.id, {}), int(game_set.rules.get("players", 4))),
+            "link": replay_path(game_set.id),
+        }
+        for me, game_set, code in rows
+    ]
+    last = set_ids[-1] if more and set_ids else None
+    return {"sets": items, "next_cursor": None if last is None else encode_cursor(last)}
+
+
+def _standing(me: SetPlayer, game_set: GameSet) -> dict[str, Any] | None:
+    """Where the player finished (ratings.rate_set books it when the set ends)."""
+    if game_set.ended_at is None or me.rank is None:
+        return None
+    return {"rank": me.rank, "won": bool(me.won), "left": me.left}
+
+
+async def _points(session: AsyncSession, set_ids: list[int]) -> dict[tuple[int, int], int]:
+    if not set_ids:
+        return {}
+    rows = await session.execute(
+        select(Score.set_id, Score.seat, Score.points).where(Score.set_id.in_(set_ids))
+    )
+    return {(row.set_id, row.seat): row.points for row in rows}
+
+
+async def _lineups(
+    session: AsyncSession, set_ids: list[int]
+) -> dict[int, dict[int, tuple[SetPlayer, str]]]:
+    """Who sat where as each set started: the humans (a seat without one began with a bot)."""
+    by_set: dict[int, dict[int, tuple[SetPlayer, str]]] = {set_id: {} for set_id in set_ids}
+    if not set_ids:
+        return by_set
+    rows = await session.execute(
+        select(SetPlayer, Player.name)
+        .join(Player, Player.id == SetPlayer.player_id)
+        .where(SetPlayer.set_id.in_(set_ids))
+    )
+    for row, name in rows:
+        by_set[row.set_id][row.seat] = (row, name)
+    return by_set
+
+
+def _seat_list(lineup: dict[int, tuple[SetPlayer, str]], players: int) -> list[dict[str, Any]]:
+    seats = []
+    for seat in range(players):
+        found = lineup.get(seat)
+        seats.append(
+            {
+                "seat": seat,
+                "player_id": found[0].player_id if found else None,
+                "name": found[1] if found else None,
+                "bot": found is None,
+                "left": bool(found and found[0].left),
+            }
+        )
+    return seats
+
+
+# --- one set, deal by deal ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -72,7 +203,7 @@ async def set_detail(session: AsyncSession, *, set_id: int) -> dict[str, Any] | 
         "status": FINISHED if game_set.ended_at is not None else IN_PLAY,
         "started_at": game_set.started_at,
         "ended_at": game_set.ended_at,
-        "seats": [],  # who sat where: the set's lineup
+        "seats": _seat_list((await _lineups(session, [set_id]))[set_id], rules.players),
         "scores": [scores.get(seat, 0) for seat in range(rules.players)],
         "result": game_set.result,
         "link": replay_path(game_set.id),
