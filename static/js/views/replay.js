@@ -6,12 +6,13 @@
 // Only the hands are kept here: what each seat was dealt, less what it has played or discarded.
 
 import { h, s } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { renderBoard } from '../board.js';
 import { applyEvent, emptyGame, normView, parseTile, teamIndexOf } from '../game.js';
 import { modeLabel, initials, errorText } from './common.js';
 import { changed, toast } from '../store.js';
+import { icon } from '../icons.js';
 
 const STEP_MS = 1000;
 const ROUTE_RE = /^\/replay\/(\d+)\/?$/;
@@ -333,7 +334,12 @@ function head(data, deal) {
       h('span', { class: `mode-pill mode-${data.preset === 'klasik' ? 'klasik' : data.mode}` }, pill),
       ' ',
       h('span', { 'data-testid': 'replay-room' }, t('replay.room_set', { code: data.room.code, n: data.number })),
-      deal ? h('span', { class: 'muted' }, ` · ${new Date(deal.started_at).toLocaleDateString()}`) : null));
+      deal ? h('span', { class: 'muted' }, ` · ${dateText(deal.started_at)}`) : null));
+}
+
+function dateText(iso) {
+  const locale = lang() === 'id' ? 'id-ID' : 'en-GB';
+  return new Date(iso).toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 function dealTabs(data, deals) {
@@ -485,6 +491,8 @@ function resultBlock(data, pos) {
   const kind = RESULT_KEYS.includes(res.result) ? res.result : null;
   const klasik = data.preset === 'klasik';
   const penalty = klasik && data.rules && data.rules.scoring === 'penalty';
+  // The set's own result, under its last deal.
+  const setOver = Boolean(data.result && Array.isArray(data.result.winners)) && deal === finished().at(-1);
   const rows = [];
   for (let i = 0; i < data.players; i += 1) {
     const pts = deal.points[i] || 0;
@@ -506,6 +514,8 @@ function resultBlock(data, pos) {
     h('h2', { id: 'replay-result-title', class: `result-type result-${kind || 'unknown'}` }, kind ? t(`result.${kind}`) : String(res.result || '')),
     outcome ? h('p', { class: 'result-outcome' }, outcome) : null,
     res.winner !== null && res.winner !== undefined ? h('p', { class: 'muted small' }, t('result.winner', { name: seatName(data, res.winner) })) : null,
+    setOver ? h('p', { class: 'replay-set-result', 'data-testid': 'replay-set-result' }, icon('trophy'), ' ',
+      t(data.mode === 'ganda' ? 'set.team_winner' : 'set.winner', { names: data.result.winners.map((w) => seatName(data, w)).join(t('and')) })) : null,
     h('table', { class: 'result-table replay-result-table' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col' }, t('result.player')),
