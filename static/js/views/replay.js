@@ -304,9 +304,10 @@ export function replayView() {
   h('div', { class: 'replay-felt' },
     h('div', { class: 'board-wrap replay-board' }, boardEl),
     h('p', { class: 'replay-caption', 'data-testid': 'replay-caption', 'aria-live': 'polite' }, caption(data, pos))),
-  controls(deal),
   pos.done ? resultBlock(data, pos) : null,
   hands(data, pos),
+  // Last, and sticky: on a phone the controls stay at the bottom of the screen, under the thumb.
+  controls(deal),
   h('p', { class: 'replay-share' },
     h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'replay-copy', 'data-focus': 'replay-copy', onClick: copyLink },
       t('replay.copy'))));
