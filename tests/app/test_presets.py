@@ -10,12 +10,20 @@ import pytest
 
 from app.live import NullLiveTables
 from app.rooms import settings as rs
+from app.settings import Settings
 from tests.conftest import Guest
 
 
 @pytest.fixture
 def live_factory() -> Any:
     return lambda app: NullLiveTables()
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The conftest's settings with room creation unthrottled: these tests make a room for
+    every served choice, from one address (the rate limits are tested in test_ratelimit.py)."""
+    return settings.model_copy(update={"rate_rooms": "1000/minute"})
 
 
 async def _presets(api: httpx.AsyncClient) -> dict[str, Any]:
