@@ -122,7 +122,6 @@ class SetOut(BaseModel):
     "/sets/{set_id}",
     operation_id="get_set",
     responses={404: _err("No such set"), **BAD},
-    response_model_exclude_none=False,
 )
 async def get_set(set_id: Annotated[int, Path(ge=1)], session: SessionDep) -> SetOut:
     detail = await history.set_detail(session, set_id=set_id)
