@@ -23,7 +23,7 @@ async def _play_a_set(base_url: str, *, finish: bool, **settings: Any) -> tuple[
     over (or, with finish=False, not at all). Returns the guest's id and the set's id."""
     async with Lobby(base_url) as lobby:
         guest = await lobby.guest("Budi")
-        room = await lobby.create_room(guest["token"], turn_seconds=60, **settings)
+        room = await lobby.create_room(guest["token"], turn_seconds=60, public=False, **settings)
         code = room["code"]
         await lobby.sit(guest["token"], code, 0)
         for seat in (1, 2, 3):

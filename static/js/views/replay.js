@@ -33,11 +33,6 @@ export function replayRoute(pathname) {
   return m ? { name: 'replay', id: Number(m[1]) } : null;
 }
 
-/** The replay page of a set: the server's link (`link` in the API) or built from its id. */
-export function replayPath(setId) {
-  return `/replay/${setId}`;
-}
-
 // --- the page's life -------------------------------------------------------------------------
 
 export function openReplay(id) {
