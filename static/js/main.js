@@ -1,4 +1,4 @@
-// Boot, routing (/ and /r/{code}), the render loop and the lobby's actions.
+// Boot, routing (/, /r/{code} and /replay/{set_id}), the render loop and the lobby's actions.
 
 import { replaceKeepingFocus, patchRegions } from './dom.js';
 import { t, onLangChange, lang } from './i18n.js';
@@ -12,6 +12,7 @@ import { lobbyView, settingsPayload } from './views/lobby.js';
 import { roomView, isClosed } from './views/room.js';
 import { setCatalogue, defaultPreset, draftFor, quickplayChoices } from './presets.js';
 import { tableView } from './views/table.js';
+import { replayRoute, openReplay, closeReplay, replayView } from './views/replay.js';
 
 const LOBBY_REFRESH_MS = 4000;
 const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
@@ -31,6 +32,8 @@ let focusAfterRender = null;
 // --- routing ---------------------------------------------------------------------------------
 
 function parseRoute() {
+  const replay = replayRoute(window.location.pathname);
+  if (replay) return replay;
   const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
   return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
 }
@@ -43,7 +46,12 @@ export function navigate(path, intent = null) {
 function applyRoute(intent = null) {
   const route = parseRoute();
   state.route = route;
-  if (route.name === 'room') {
+  if (route.name !== 'replay') closeReplay();
+  if (route.name === 'replay') {
+    stopLobbyPolling();
+    session.closeRoom();
+    openReplay(route.id);
+  } else if (route.name === 'room') {
     stopLobbyPolling();
     if (!state.room || state.room.code !== route.code) session.openRoom(route.code, intent);
   } else {
@@ -310,7 +318,15 @@ function render() {
   redrawBoard = null;
   let after = null;
   let screen;
-  if (state.route.name === 'room' && state.room) {
+  if (state.route.name === 'replay') {
+    const replay = replayView();
+    screen = replay.node;
+    after = () => {
+      redrawBoard = replay.after();
+      boardObserver = new ResizeObserver(() => redrawBoard && redrawBoard());
+      boardObserver.observe(replay.boardEl);
+    };
+  } else if (state.route.name === 'room' && state.room) {
     const v = state.room.game.view;
     const live = v && v.phase !== 'ready';
     if (live && !state.room.notFound && !isClosed(state.room) && !state.room.full) {

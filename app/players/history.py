@@ -1,0 +1,315 @@
+"""Every deal on the record: a player's sets, and a set's deals rebuilt for replay.
+
+Nothing here folds a deal by itself: a set's finished deals are re-played from their stored seeds
+and moves through ``engine.replay_match`` (the same ``start_deal`` and ``play`` as the live
+table), and what the engine's events say is what a replay shows.
+
+A deal still in play is listed by number and start time only. Its moves are never even loaded,
+so no hand, tile or seed of a live deal can reach an answer. Finished deals come first in a set
+(deals are played one after another), so they are always a prefix of the set's deals.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from app.players.profiles import change_view
+from app.store.models import Deal, GameSet, Move, Player, RatingChange, Room, Score, SetPlayer
+
+FINISHED, IN_PLAY = "finished", "in_play"
+MOVE_KINDS = ("played", "discarded")  # a stored move's own event (engine: events[0] of play)
+# Today's deals are shuffled from a stored seed; FAIRNESS.md's committed secret comes later and
+# fills the same place (see ``_fairness``).
+SEED_SHUFFLE = "seed"
+
+
+def replay_path(set_id: int) -> str:
+    """The client's replay page of a set (the one place its address is written on the server)."""
+    return f"/replay/{set_id}"
+
+
+# --- a player's sets ----------------------------------------------------------------------------
+
+
+class BadCursor(ValueError):
+    pass
+
+
+def encode_cursor(set_id: int) -> str:
+    return base64.urlsafe_b64encode(f"set:{set_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> int:
+    """The set id a page continues after (pages run newest first, by set id)."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+        raise BadCursor("not a cursor from this list") from exc
+    kind, _, number = raw.partition(":")
+    if kind != "set" or not number.isascii() or not number.isdigit():
+        raise BadCursor("not a cursor from this list")
+    return int(number)
+
+
+async def player_sets(
+    session: AsyncSession, *, player_id: str, limit: int, cursor: str | None = None
+) -> dict[str, Any] | None:
+    """A page of the sets the player sat down to (a seat when the set started), newest first;
+    None for an unknown player."""
+    if await session.get(Player, player_id) is None:
+        return None
+    query = (
+        select(SetPlayer, GameSet, Room.code)
+        .join(GameSet, GameSet.id == SetPlayer.set_id)
+        .join(Room, Room.id == GameSet.room_id)
+        .where(SetPlayer.player_id == player_id)
+    )
+    if cursor is not None:
+        query = query.where(GameSet.id < decode_cursor(cursor))
+    rows = (await session.execute(query.order_by(GameSet.id.desc()).limit(limit + 1))).all()
+    more, rows = len(rows) > limit, rows[:limit]
+    set_ids = [game_set.id for _, game_set, _ in rows]
+    points = await _points(session, set_ids)
+    changes = {
+        change.set_id: change_view(change)["change"]
+        for change in await session.scalars(
+            select(RatingChange).where(
+                RatingChange.player_id == player_id, RatingChange.set_id.in_(set_ids)
+            )
+        )
+    }
+    seats = await _lineups(session, set_ids)
+    items = [
+        {
+            "set_id": game_set.id,
+            "room": {"code": code},
+            "number": game_set.number,
+            "preset": game_set.rules.get("preset", "pordi"),
+            "mode": game_set.rules.get("mode", "tunggal"),
+            "players": int(game_set.rules.get("players", 4)),
+            "status": FINISHED if game_set.ended_at is not None else IN_PLAY,
+            "started_at": game_set.started_at,
+            "ended_at": game_set.ended_at,
+            "seat": me.seat,
+            "standing": _standing(me, game_set),
+            "points": points.get((game_set.id, me.seat), 0),
+            "rated": me.rated,
+            "rating_change": changes.get(game_set.id),
+            "seats": _seat_list(seats.get(game_set.id, {}), int(game_set.rules.get("players", 4))),
+            "link": replay_path(game_set.id),
+        }
+        for me, game_set, code in rows
+    ]
+    last = set_ids[-1] if more and set_ids else None
+    return {"sets": items, "next_cursor": None if last is None else encode_cursor(last)}
+
+
+def _standing(me: SetPlayer, game_set: GameSet) -> dict[str, Any] | None:
+    """Where the player finished (ratings.rate_set books it when the set ends)."""
+    if game_set.ended_at is None or me.rank is None:
+        return None
+    return {"rank": me.rank, "won": bool(me.won), "left": me.left}
+
+
+async def _points(session: AsyncSession, set_ids: list[int]) -> dict[tuple[int, int], int]:
+    if not set_ids:
+        return {}
+    rows = await session.execute(
+        select(Score.set_id, Score.seat, Score.points).where(Score.set_id.in_(set_ids))
+    )
+    return {(row.set_id, row.seat): row.points for row in rows}
+
+
+async def _lineups(
+    session: AsyncSession, set_ids: list[int]
+) -> dict[int, dict[int, tuple[SetPlayer, str]]]:
+    """Who sat where as each set started: the humans (a seat without one began with a bot)."""
+    by_set: dict[int, dict[int, tuple[SetPlayer, str]]] = {set_id: {} for set_id in set_ids}
+    if not set_ids:
+        return by_set
+    rows = await session.execute(
+        select(SetPlayer, Player.name)
+        .join(Player, Player.id == SetPlayer.player_id)
+        .where(SetPlayer.set_id.in_(set_ids))
+    )
+    for row, name in rows:
+        by_set[row.set_id][row.seat] = (row, name)
+    return by_set
+
+
+def _seat_list(lineup: dict[int, tuple[SetPlayer, str]], players: int) -> list[dict[str, Any]]:
+    seats = []
+    for seat in range(players):
+        found = lineup.get(seat)
+        seats.append(
+            {
+                "seat": seat,
+                "player_id": found[0].player_id if found else None,
+                "name": found[1] if found else None,
+                "bot": found is None,
+                "left": bool(found and found[0].left),
+            }
+        )
+    return seats
+
+
+# --- one set, deal by deal ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _StoredDeal:
+    row: Deal
+    moves: list[Move]
+
+
+async def set_detail(session: AsyncSession, *, set_id: int) -> dict[str, Any] | None:
+    """The set with its deals; None for an unknown set."""
+    game_set = await session.get(GameSet, set_id)
+    if game_set is None:
+        return None
+    room = await session.get(Room, game_set.room_id)
+    assert room is not None  # a set's room is deleted with it (ON DELETE CASCADE)
+    deal_rows = list(
+        await session.scalars(select(Deal).where(Deal.set_id == set_id).order_by(Deal.number))
+    )
+    finished = _finished_prefix(deal_rows)
+    moves = await _moves_of(session, [d.id for d in finished])
+    score_rows = await session.execute(
+        select(Score.seat, Score.points).where(Score.set_id == set_id)
+    )
+    scores = {row.seat: row.points for row in score_rows}
+    rules = engine.RuleSet.from_dict(game_set.rules)
+    replayed = _replay(rules, [_StoredDeal(d, moves.get(d.id, [])) for d in finished])
+    live = [
+        {"number": d.number, "status": IN_PLAY, "started_at": d.started_at}
+        for d in deal_rows[len(finished) :]
+    ]
+    return {
+        "set_id": game_set.id,
+        "room": {"code": room.code},
+        "number": game_set.number,
+        "preset": rules.preset,
+        "mode": rules.mode,
+        "players": rules.players,
+        "rules": dict(game_set.rules),
+        "status": FINISHED if game_set.ended_at is not None else IN_PLAY,
+        "started_at": game_set.started_at,
+        "ended_at": game_set.ended_at,
+        "seats": _seat_list((await _lineups(session, [set_id]))[set_id], rules.players),
+        "scores": [scores.get(seat, 0) for seat in range(rules.players)],
+        "result": game_set.result,
+        "link": replay_path(game_set.id),
+        "deals": replayed + live,
+    }
+
+
+def _finished_prefix(deals: Sequence[Deal]) -> list[Deal]:
+    done = []
+    for deal in deals:
+        if deal.ended_at is None:
+            break
+        done.append(deal)
+    return done
+
+
+async def _moves_of(session: AsyncSession, deal_ids: list[int]) -> dict[int, list[Move]]:
+    by_deal: dict[int, list[Move]] = {deal_id: [] for deal_id in deal_ids}
+    if not deal_ids:
+        return by_deal
+    rows = await session.scalars(
+        select(Move).where(Move.deal_id.in_(deal_ids)).order_by(Move.deal_id, Move.seq)
+    )
+    for move in rows:
+        by_deal[move.deal_id].append(move)
+    return by_deal
+
+
+def _replay(rules: engine.RuleSet, deals: Sequence[_StoredDeal]) -> list[dict[str, Any]]:
+    """Each finished deal as the engine re-plays it from its seed and stored moves."""
+    if not deals:
+        return []
+    _, events = engine.replay_match(
+        rules,
+        [
+            (d.row.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in d.moves])
+            for d in deals
+        ],
+    )
+    by_number: dict[int, list[dict[str, Any]]] = {d.row.number: [] for d in deals}
+    for event in events:
+        data = event.to_dict()
+        if data["kind"] == "set_ended":
+            continue  # the set's own result, stored with the set
+        by_number[data["deal_number"]].append(data)
+    return [_deal(d, by_number[d.row.number]) for d in deals]
+
+
+def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """One finished deal: what was dealt, every move with what followed it, the result."""
+    started = next(e for e in events if e["kind"] == "deal_started")
+    ended = next(e for e in events if e["kind"] == "deal_ended")
+    steps: list[dict[str, Any]] = []
+    for event in events:
+        if event["kind"] in MOVE_KINDS:
+            steps.append(event)
+        elif event["kind"] == "passed" and steps:
+            steps[-1].setdefault("passes", []).append(event["seat"])
+    moves = [_move(m, e) for m, e in zip(stored.moves, steps, strict=True)]
+    result = {
+        key: value
+        for key, value in ended.items()
+        if key not in ("kind", "deal_number", "points", "scores")
+    }
+    return {
+        "number": stored.row.number,
+        "status": FINISHED,
+        "started_at": stored.row.started_at,
+        "ended_at": stored.row.ended_at,
+        "opener": started["opener"],
+        "first": started["first"],
+        "additional": started["additional"],
+        "redeals": started["redeals"],
+        "hands": started["hands"],
+        "start": started.get("start"),
+        "set_aside": started.get("set_aside", []),
+        "moves": moves,
+        "result": result,
+        "points": ended["points"],
+        "scores": ended["scores"],
+        "fairness": _fairness(stored.row),
+    }
+
+
+def _move(stored: Move, event: dict[str, Any]) -> dict[str, Any]:
+    if stored.seat != event["seat"] or engine.Tile.parse(stored.tile) != engine.Tile.parse(
+        event["tile"]
+    ):
+        # The store and the engine disagree: the history is damaged, not merely old.
+        raise RuntimeError(f"deal {stored.deal_id} move {stored.seq} does not replay as stored")
+    discard = event["kind"] == "discarded"
+    return {
+        "seq": stored.seq,
+        "seat": stored.seat,
+        "tile": event["tile"],
+        "end": engine.DISCARD if discard else event["end"],
+        "placed": None if discard else event["placed"],
+        "ends": {"left": event["left"], "right": event["right"]},
+        "auto": stored.auto,
+        "at": stored.created_at,
+        "passes": event.get("passes", []),
+    }
+
+
+def _fairness(deal: Deal) -> dict[str, Any]:
+    """How the deal was shuffled, for checking it. Seed-shuffled deals (all of them today) carry
+    no commitment: their seed is shown once the deal is over, and ``engine.start_deal`` deals
+    from it. The committed secret of docs/FAIRNESS.md goes in ``secret``/``commitment``."""
+    return {"shuffle": SEED_SHUFFLE, "seed": deal.seed, "commitment": None, "secret": None}
