@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from app.rooms.clock import FakeClock
 from app.store.models import Deal, GameSet
-from app.ws.messages import NextSet, Play
+from app.ws.messages import Play
 from tests.app.live import conftest as live
 from tests.app.live.conftest import CONFIG, LiveTable, to_move
 
@@ -73,7 +73,7 @@ async def test_a_finished_set_replays_what_was_played(
 ) -> None:
     table: LiveTable = await live_table(deals_per_set=2)
     await play_set(table, clock)
-    set_id = table.table.set_id
+    set_id = table.table.core.set_id
     response = await api.get(f"/api/sets/{set_id}")
     assert response.status_code == 200, response.text
     body = response.json()
@@ -102,7 +102,7 @@ async def test_a_deal_in_play_shows_no_hands_moves_or_seed(
 ) -> None:
     table: LiveTable = await live_table(deals_per_set=3)
     await play_moves(table, clock, 3)
-    body = (await api.get(f"/api/sets/{table.table.set_id}")).json()
+    body = (await api.get(f"/api/sets/{table.table.core.set_id}")).json()
     assert body["status"] == "in_play" and body["result"] is None
     [deal] = body["deals"]
     assert deal["number"] == 1 and deal["status"] == "in_play"
@@ -117,7 +117,7 @@ async def test_a_deal_in_play_shows_no_hands_moves_or_seed(
         if table.table.state.deal_number == 2:
             break
         await play_moves(table, clock, 1)
-    body = (await api.get(f"/api/sets/{table.table.set_id}")).json()
+    body = (await api.get(f"/api/sets/{table.table.core.set_id}")).json()
     first, second = body["deals"]
     assert first["status"] == "finished" and len(first["hands"]) == 4
     assert second["status"] == "in_play" and second["hands"] is None and second["moves"] is None
@@ -140,8 +140,10 @@ def ranks_of(scores: list[int]) -> list[int]:
     return [1 + sum(other > mine for other in scores) for mine in scores]
 
 
-async def next_set(table: LiveTable) -> None:
-    await table.table.request(table.probes[0].conn, NextSet(type="next_set"))
+async def next_set(table: LiveTable, api: Any) -> None:
+    """The host starts the next set as every set starts: the REST call."""
+    started = await api.post(f"/api/rooms/{table.code}/start", headers=table.guests[0].headers)
+    assert started.status_code == 200, started.text
     await table.settle()
 
 
@@ -153,7 +155,7 @@ async def test_a_players_sets_come_newest_first_in_pages(
     for _ in range(2):
         await play_set(table, clock)
         finals.append(seen_by(table, 0, "deal_ended")[-1]["scores"])
-        await next_set(table)
+        await next_set(table, api)
     await play_moves(table, clock, 2)  # the third set is in play
     set_ids = [s.id for s in await stored_sets(table)]
     me = table.guests[1]
@@ -235,7 +237,7 @@ async def test_a_klasik_set_shows_the_start_tile_set_aside_and_discards(
         seats=5, preset="klasik", players=5, scoring="penalty", deals_per_set=2
     )
     await play_set(table, clock)
-    body = (await api.get(f"/api/sets/{table.table.set_id}")).json()
+    body = (await api.get(f"/api/sets/{table.table.core.set_id}")).json()
     assert (body["preset"], body["players"]) == ("klasik", 5)
     started = seen_by(table, 0, "deal_started")
     ended = seen_by(table, 0, "deal_ended")
