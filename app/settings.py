@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     rate_rooms: str = "10/minute"
     rate_quickplay: str = "20/minute"
     rate_seats: str = "60/minute"  # sit, leave, seat a bot
+    rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
+    rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -90,7 +92,9 @@ class Settings(BaseSettings):
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
-    @field_validator("rate_guests", "rate_rooms", "rate_quickplay", "rate_seats")
+    @field_validator(
+        "rate_guests", "rate_rooms", "rate_quickplay", "rate_seats", "rate_login", "rate_login_user"
+    )
     @classmethod
     def _rate(cls, value: str) -> str:
         from limits import parse_many

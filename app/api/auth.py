@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import SessionDep
 from app.api.errors import Unauthorized
+from app.players import sessions
 from app.store import players
 from app.store.models import Player
 from app.store.types import utcnow
@@ -50,9 +51,9 @@ async def authenticate_token(
     key = secret_key if secret_key is not None else session.info.get("secret_key")
     if not key:
         raise RuntimeError("authenticate_token needs a session from Database or a secret_key")
-    return await players.get_player_by_token_hash(
-        session, token_hash=hash_token(token, secret_key=key)
-    )
+    # A guest's first token, or one from a login (app.players.sessions).
+    token_hash = hash_token(token, secret_key=key)
+    return await sessions.player_for_token_hash(session, token_hash=token_hash)
 
 
 async def current_player(

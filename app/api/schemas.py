@@ -83,6 +83,11 @@ class RoomSettings(_Strict):
         default=None,
         description="Anyone may take a bot's seat while the set runs; default: the room is public",
     )
+    rated: bool = Field(
+        default=rs.DEFAULT_RATED,
+        description="Sets count for ratings when every seat has a human at the start "
+        "(quick-play tables are rated)",
+    )
     players: Players | None = _klasik("4 (6 tiles each) or 5 (5 tiles each) seats; default 4")
     seven_tiles: bool | None = _klasik("4 players with 7 tiles each, 0-0 opens; default false")
     discard: bool | None = _klasik(
@@ -108,6 +113,7 @@ class RoomSettingsPatch(_Strict):
     target_points: int | None = Field(default=None, ge=1, le=rs.TARGET_POINTS_LIMIT)
     public: bool | None = None
     allow_join_bots: bool | None = None
+    rated: bool | None = None
     players: Players | None = None
     seven_tiles: bool | None = None
     discard: bool | None = None
@@ -217,6 +223,7 @@ class QuickplayChoices(BaseModel):
     modes: list[Mode]
     turn_seconds: list[TurnSeconds]
     bot: BotKind = Field(description="The bots that fill a quick-play table that waited")
+    rated: bool = Field(description="Quick-play tables count for ratings")
     default: QuickplayChoice
 
 

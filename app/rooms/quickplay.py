@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rooms import lifecycle
 from app.rooms.settings import (
+    QUICKPLAY_RATED,
     Mode,
     QuickplayPreset,
     TurnSeconds,
@@ -39,7 +40,7 @@ class Choice:
 
     def settings(self) -> dict[str, object]:
         return {
-            **new_room_defaults(self.preset, public=True),
+            **new_room_defaults(self.preset, public=True, rated=QUICKPLAY_RATED),
             "mode": self.mode,
             "turn_seconds": self.turn_seconds,
         }

@@ -42,6 +42,8 @@ DEFAULT_TURN_SECONDS: TurnSeconds = 15
 DEFAULT_DEALS_PER_SET = 7
 DEALS_PER_SET_RANGE = (1, 21)
 DEFAULT_PUBLIC = True
+DEFAULT_RATED = False  # a host's room counts for ratings only when created rated (app/players)
+QUICKPLAY_RATED = True  # quick-play tables are public and rated
 DEFAULT_BOT: BotKind = "heuristic"  # what the host seats unless they choose
 # The bots that fill a quick-play table; "normal" once the engine has its bot levels.
 QUICKPLAY_BOT: BotKind = "heuristic"
@@ -109,7 +111,7 @@ def allow_join_bots_default(public: bool) -> bool:
 
 
 def new_room_defaults(
-    preset: Preset = DEFAULT_PRESET, *, public: bool = DEFAULT_PUBLIC
+    preset: Preset = DEFAULT_PRESET, *, public: bool = DEFAULT_PUBLIC, rated: bool = DEFAULT_RATED
 ) -> dict[str, Any]:
     """Every setting of a new room of this preset when the host chooses nothing else."""
     return {
@@ -120,6 +122,7 @@ def new_room_defaults(
         **PRESET_DEFAULTS[preset],
         "public": public,
         "allow_join_bots": allow_join_bots_default(public),
+        "rated": rated,
     }
 
 
@@ -130,6 +133,7 @@ def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
         settings["allow_join_bots"] = allow_join_bots_default(
             bool(settings.get("public", DEFAULT_PUBLIC))
         )
+    settings.setdefault("rated", DEFAULT_RATED)
     return settings
 
 
@@ -174,6 +178,7 @@ def _fields(preset: Preset) -> list[dict[str, Any]]:
         _flag("public", defaults["public"]),
         # Its default follows `public`: true for a public room, false for a private one.
         _flag("allow_join_bots", defaults["allow_join_bots"], default_if_private=False),
+        _flag("rated", defaults["rated"]),  # ratings: with a human in every seat at the start
     ]
     return fields
 
@@ -198,6 +203,7 @@ def catalogue() -> dict[str, Any]:
             "modes": list(QUICKPLAY_MODES),
             "turn_seconds": list(QUICKPLAY_TURN_SECONDS),
             "bot": QUICKPLAY_BOT,
+            "rated": QUICKPLAY_RATED,
             "default": {
                 "preset": QUICKPLAY_PRESETS[0],
                 "mode": DEFAULT_MODE,

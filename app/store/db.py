@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,9 +19,15 @@ from sqlalchemy.ext.asyncio import (
 
 
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
-    """An async engine; SQLite gets foreign keys and a busy timeout (it has neither by default)."""
+    """An async engine; SQLite gets foreign keys and a busy timeout (it has neither by default).
+
+    Statement parameters include password and token hashes, so they stay out of logs and error
+    messages: SQLAlchemy hides them, and the SQLite driver's DEBUG log (every statement with its
+    parameters) is held at INFO even when the service logs at DEBUG."""
+    kwargs.setdefault("hide_parameters", True)
     if url.startswith("sqlite"):
         kwargs.setdefault("connect_args", {"timeout": 30})
+        logging.getLogger("aiosqlite").setLevel(logging.INFO)
     engine = create_async_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -16,6 +16,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.players import ratings
 from app.rooms import lifecycle
 from app.rooms.store import (
     MoveRecord,
@@ -124,6 +125,7 @@ class SqlGameStore:
                 .where(Seat.room_id == room_id, Seat.seat == seat)
                 .values(player_id=None, bot=bot, left_by=left_by)
             )
+            await ratings.mark_left(session, room_id=room_id, seat=seat)  # ratings: ranks last
 
     async def create_set(
         self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
@@ -134,7 +136,10 @@ class SqlGameStore:
                 .values(room_id=room_id, number=number, rules=rules, started_at=at)
                 .returning(SETS.c.id)
             )
-            return int(result.scalar_one())
+            set_id = int(result.scalar_one())
+            # ratings: who sat where as the set starts, and whether it is rated
+            await ratings.record_lineup(conn, set_id=set_id, room_id=room_id, rules=rules)
+            return set_id
 
     async def create_deal(
         self, *, set_id: int, number: int, seed: int, opener: int, at: datetime
@@ -282,3 +287,5 @@ async def _book_result(conn: AsyncConnection, record: MoveRecord) -> None:
             .where(SETS.c.id == record.set_id)
             .values(ended_at=record.at, result=record.set_result)
         )
+        # ratings: the set's ranks and rating changes commit with the move that ended it
+        await ratings.rate_set(conn, set_id=record.set_id, result=record.set_result, at=record.at)

@@ -10,6 +10,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     CheckConstraint,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -159,3 +160,93 @@ class Score(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     points: Mapped[int] = mapped_column(default=0)
+
+
+# --- players who come back: accounts, sessions, ratings (app/players) ---------------------------
+
+RATED_MODES = ("tunggal", "ganda")  # one rating per player per mode
+_MODE_CHECK = "mode IN (" + ", ".join(f"'{mode}'" for mode in RATED_MODES) + ")"
+
+
+class Account(Base):
+    """A guest who saved its identity: a username and an Argon2id hash of its password."""
+
+    __tablename__ = "accounts"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    # Stored folded to lower case, so the unique constraint is case-insensitive.
+    username: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PlayerSession(Base):
+    """A token from a login (POST /api/sessions): the HMAC only, like a guest's first token."""
+
+    __tablename__ = "player_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SetPlayer(Base):
+    """A human in a seat when a set started, and how the set went for them.
+
+    Written when the set is created (``rated`` says whether the set counts for ratings: a rated
+    room with a human in every seat); ``left`` when their seat went to a bot during the set;
+    ``won`` and ``rank`` when the set ended."""
+
+    __tablename__ = "set_players"
+    __table_args__ = (CheckConstraint(_MODE_CHECK, name="mode"),)
+
+    set_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sets.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    mode: Mapped[str] = mapped_column(String(8))
+    rated: Mapped[bool] = mapped_column(default=False)
+    left: Mapped[bool] = mapped_column(default=False)
+    won: Mapped[bool | None]
+    rank: Mapped[int | None]
+
+
+class Rating(Base):
+    """A player's OpenSkill rating in one mode. ``ordinal`` (mu - 3 sigma) orders the board."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        CheckConstraint(_MODE_CHECK, name="mode"),
+        Index("ix_ratings_mode_ordinal", "mode", "ordinal"),
+    )
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    sets: Mapped[int] = mapped_column(default=0)  # rated sets played
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated set did to one player's rating."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        CheckConstraint(_MODE_CHECK, name="mode"),
+        Index("ix_rating_changes_player_id_mode_at", "player_id", "mode", "at"),
+    )
+
+    set_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sets.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(8))
+    rank: Mapped[int]  # 1 = best; ties share a rank; a player who left is last
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -13,7 +13,10 @@ from app.store.db import create_engine
 from app.store.models import Base
 from tests.conftest import run_async
 
-TABLES = {"players", "rooms", "seats", "game_sets", "deals", "moves", "scores"}
+TABLES = {
+    *("players", "rooms", "seats", "game_sets", "deals", "moves", "scores"),
+    *("accounts", "player_sessions", "set_players", "ratings", "rating_changes"),
+}
 
 
 def _inspect(url: str) -> tuple[set[str], list[Any]]:

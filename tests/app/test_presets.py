@@ -10,12 +10,20 @@ import pytest
 
 from app.live import NullLiveTables
 from app.rooms import settings as rs
+from app.settings import Settings
 from tests.conftest import Guest
 
 
 @pytest.fixture
 def live_factory() -> Any:
     return lambda app: NullLiveTables()
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The conftest's settings with room creation unthrottled: these tests make a room for
+    every served choice, from one address (the rate limits are tested in test_ratelimit.py)."""
+    return settings.model_copy(update={"rate_rooms": "1000/minute"})
 
 
 async def _presets(api: httpx.AsyncClient) -> dict[str, Any]:
@@ -38,6 +46,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "target_points": 7,
         "public": True,
         "allow_join_bots": True,
+        "rated": False,
     }
     assert pordi["seats"] == 4 and klasik["seats"] == 4
     fields = {f["key"]: f for f in pordi["fields"]}
@@ -48,6 +57,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "target_points",
         "public",
         "allow_join_bots",
+        "rated",
     ]
     assert fields["mode"] == {
         "key": "mode",
@@ -65,6 +75,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "when": {"mode": ["ganda"]},
     }
     assert fields["allow_join_bots"]["default_if_private"] is False
+    assert fields["rated"] == {"key": "rated", "type": "bool", "default": False}
     kfields = {f["key"]: f for f in klasik["fields"]}
     assert kfields["mode"]["choices"] == ["tunggal"]
     assert kfields["players"]["choices"] == [4, 5]
@@ -77,6 +88,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "modes": ["tunggal", "ganda"],
         "turn_seconds": [15, 30, 60],
         "bot": "heuristic",
+        "rated": True,
         "default": {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15},
     }
 

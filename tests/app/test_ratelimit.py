@@ -285,8 +285,8 @@ async def test_the_limiter_limits_any_key() -> None:
 
 
 def test_a_rate_limit_needs_its_setting() -> None:
-    with pytest.raises(ValueError, match="rate_login"):
-        rate_limit("login")
+    with pytest.raises(ValueError, match="rate_logins"):
+        rate_limit("logins")
 
 
 def test_rate_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
@@ -319,6 +319,7 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/rooms/{code}/seats/{seat}", "delete"),
         ("/api/rooms/{code}/bots/{seat}", "post"),
         ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
+        ("/api/sessions", "post"),  # logins, per address (and per username inside the call)
     }
     for path, methods in paths.items():
         for method, operation in methods.items():
