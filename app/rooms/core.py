@@ -116,7 +116,7 @@ def handle(state: TableState, command: Command, now: float) -> Result:
         case SetCreated(number, set_id):
             state.game = engine.new_match(rules_of(state.room))
             state.set_number, state.set_id = number, set_id
-            state.events = []
+            state.events, state.stamps = [], []
             state.auto_seqs = set()
             state.acks = {}
             state.timeouts = {}
@@ -365,5 +365,8 @@ def _broadcast_events(state: TableState, first: int, now: float) -> list[Effect]
     by_viewer: dict[int | None, list[int]] = {}
     for conn, viewer in state.viewers.items():
         by_viewer.setdefault(viewer.seat, []).append(conn)
-    out = state.history(now).fan_out(first, by_viewer)
+    history = state.history(now)
+    out = history.fan_out(first, by_viewer)
+    stamp = (history.clock, history.server_time)
+    state.stamps.extend([stamp] * (len(state.events) - len(state.stamps)))
     return [Send(tuple(by_viewer[viewer]), tuple(sent)) for viewer, sent in out.items()]

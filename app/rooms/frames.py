@@ -62,6 +62,15 @@ class EventFrame(TypedDict):
     server_time: int
 
 
+class Resync(TypedDict):
+    """Sent on resume instead of the missed events when they are more than the resume window."""
+
+    type: Literal["resync"]
+    set: int
+    seq: int
+    missed: int
+
+
 class Ack(TypedDict):
     type: Literal["ack"]
     move_id: str
@@ -104,7 +113,7 @@ class Pong(TypedDict):
 
 
 ServerMessage = (
-    Welcome | Snapshot | EventFrame | Ack | Presence | RoomFrame | ErrorFrame | Bye | Pong
+    Welcome | Snapshot | EventFrame | Resync | Ack | Presence | RoomFrame | ErrorFrame | Bye | Pong
 )
 
 
@@ -179,6 +188,9 @@ def clock_info(state: engine.MatchState, deadline: float | None, now: float) -> 
 
 # --- a table's history and position, per viewer ---------------------------------------------
 
+# What an event was sent with, kept so a resumed client gets the same frame: (clock, server_time).
+Stamp = tuple[ClockInfo | None, int]
+
 
 class History:
     """What a table has to say about its current set: its events (seq = index + 1) and position.
@@ -193,6 +205,8 @@ class History:
         set_number: int,
         events: Sequence[engine.Event],
         auto_seqs: set[int],
+        stamps: Sequence[Stamp],
+        window: int,
         clock: ClockInfo | None,
         now: float,
     ) -> None:
@@ -200,6 +214,8 @@ class History:
         self.set_number = set_number
         self.events = events
         self.auto_seqs = auto_seqs
+        self.stamps = stamps
+        self.window = window
         self.clock = clock
         self.server_time = ms(now)
 
@@ -209,13 +225,17 @@ class History:
             return None
         if shown.get("kind") in MOVE_EVENTS:
             shown = {**shown, "auto": seq in self.auto_seqs}
+        # An event already sent keeps its clock and time; a new one gets the current ones.
+        clock, server_time = (
+            self.stamps[seq - 1] if seq <= len(self.stamps) else (self.clock, self.server_time)
+        )
         return EventFrame(
             type="event",
             set=self.set_number,
             seq=seq,
             event=shown,
-            clock=self.clock,
-            server_time=self.server_time,
+            clock=clock,
+            server_time=server_time,
         )
 
     def event(self, seq: int, viewer: int | None) -> str | None:
@@ -235,8 +255,15 @@ class History:
         )
 
     def catch_up(self, viewer: int | None, after: int) -> list[str]:
-        """The events after seq ``after`` that ``viewer`` may see, then its snapshot."""
-        frames = [self.event(seq, viewer) for seq in range(after + 1, len(self.events) + 1)]
+        """The events after seq ``after`` that ``viewer`` may see, then its snapshot; beyond
+        the resume window (or from a seq this set never had), a ``resync`` and the snapshot."""
+        last = len(self.events)
+        if after < 0 or after > last or last - after > self.window:
+            resync = Resync(
+                type="resync", set=self.set_number, seq=last, missed=max(0, last - after)
+            )
+            return [dumps(resync), self.snapshot(viewer)]
+        frames = [self.event(seq, viewer) for seq in range(after + 1, last + 1)]
         return [f for f in frames if f is not None] + [self.snapshot(viewer)]
 
     def fan_out(self, first: int, viewers: Iterable[int | None]) -> dict[int | None, list[str]]:

@@ -24,6 +24,9 @@ class TableConfig:
     bot_min_delay: float = 0.6
     bot_max_delay: float = 1.6
     send_queue: int = 256
+    # A resuming client this many events behind or less gets them all, further behind a
+    # ``resync`` (docs/PROTOCOL.md §4); well under send_queue, so a catch-up never overflows it.
+    resume_window: int = 200
     host_away: float = 30.0  # GAPLE_HOST_AWAY_SECONDS
     abandoned_after: float = 120.0  # GAPLE_ABANDONED_TABLE_SECONDS
 
@@ -58,6 +61,9 @@ class TableState:
     move_seq: int = 0  # placements stored in the current deal
     events: list[engine.Event] = field(default_factory=list)  # this set's; seq = index + 1
     auto_seqs: set[int] = field(default_factory=set)
+    stamps: list[frames.Stamp] = field(
+        default_factory=list
+    )  # by seq, what each event was sent with
     acks: dict[tuple[int, str], int] = field(default_factory=dict)
     viewers: dict[int, Viewer] = field(default_factory=dict)  # by connection id
     deadline: float | None = None
@@ -99,6 +105,8 @@ class TableState:
             set_number=self.set_number,
             events=self.events,
             auto_seqs=self.auto_seqs,
+            stamps=self.stamps,
+            window=self.config.resume_window,
             clock=frames.clock_info(self.game, self.deadline, now),
             now=now,
         )
@@ -140,4 +148,7 @@ def rebuild(state: TableState, stored: StoredSet) -> TableState:
         state.move_seq = len(last.moves)
         latest = last.moves[-1].created_at if last.moves else last.started_at
         state.turn_started = latest.timestamp()
+    # What these events were sent with is not stored: replayed to a resuming client, they carry
+    # no clock (the snapshot that follows has the current one) and the last stored move's time.
+    state.stamps = [(None, frames.ms(state.turn_started or 0.0))] * len(events)
     return state

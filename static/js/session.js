@@ -200,6 +200,10 @@ function onMessage(msg) {
       runIntent();
       refreshSoon();
       break;
+    case 'resync':
+      // Too far behind for the missed events (PROTOCOL §4): nothing to animate; the snapshot
+      // that follows replaces the table (applySnapshot), so this is not a gap to reconnect for.
+      break;
     case 'snapshot':
       room.game = applySnapshot(room.game, msg, now);
       if (room.pending && !isMyTurn(room)) room.pending = null;

@@ -1,0 +1,82 @@
+"""Resuming after a disconnect: the missed events as they were sent, or an explicit resync."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from app.rooms.clock import FakeClock
+from app.rooms.manager import TableManager
+from app.rooms.state import TableConfig
+from app.store.games import SqlGameStore
+from app.ws.messages import Play, Resume
+from tests.app.live.conftest import CONFIG, LiveTable, Probe, to_move
+
+# A small window keeps the tests short; the default (TableConfig) works the same way.
+WINDOW = 12
+assert TableConfig.resume_window > WINDOW
+
+
+@pytest.fixture
+def live_factory(clock: FakeClock) -> Callable[[Any], TableManager]:
+    config = replace(CONFIG, resume_window=WINDOW)
+    return lambda app: TableManager(SqlGameStore(app.state.db), clock=clock, config=config)
+
+
+async def _come_back(live: LiveTable, seat: int, seq: int) -> Probe:
+    back = Probe()
+    back.conn.player_id = live.guests[seat].player_id
+    await live.table.join(back.conn, Resume(set=live.table.set_number, seq=seq))
+    await live.settle()
+    return back
+
+
+async def test_replayed_events_carry_the_clock_and_time_they_were_sent_with(
+    live_table: Any, clock: FakeClock
+) -> None:
+    live: LiveTable = await live_table()
+    watcher = Probe()  # a spectator who never left sees every public event as it happened
+    await live.table.join(watcher.conn, None)
+    await live.settle()
+    gone = (live.table.state.turn + 2) % 4
+    last_seen = int(live.probes[gone].of_type("snapshot")[-1]["seq"])
+    live.table.gone(live.probes[gone].conn)
+    await live.settle()
+    for turn in range(6):  # moves by the three others, each after some thinking time
+        if live.table.state.turn == gone:
+            clock.advance(15.0)  # the clock plays for the absent seat
+            await live.settle()
+            continue
+        clock.advance(2.0 + turn)
+        probe = to_move(live)
+        option = probe.view["legal"][0]
+        move = Play(type="play", move_id=f"c{turn}", tile=option["tile"], end=option["end"])
+        await live.table.request(probe.conn, move)
+        await live.settle()
+    clock.advance(1.0)
+
+    back = await _come_back(live, gone, last_seen)
+    replayed = {f["seq"]: f for f in back.of_type("event")}
+    seen = {f["seq"]: f for f in watcher.of_type("event") if f["seq"] > last_seen}
+    assert sorted(replayed) == sorted(seen) and len(seen) >= 6
+    for seq, frame in seen.items():
+        assert (replayed[seq]["clock"], replayed[seq]["server_time"]) == (
+            frame["clock"],
+            frame["server_time"],
+        ), f"event {seq} was replayed with another clock"
+    deadlines = {f["clock"]["deadline"] for f in seen.values() if f["clock"]}
+    assert len(deadlines) > 1  # the test means something: the clocks differ from event to event
+    assert live.table.deadline is not None  # the snapshot has the clock as it stands now
+    assert back.of_type("snapshot")[-1]["clock"]["deadline"] == round(live.table.deadline * 1000)
+
+
+async def test_a_seq_the_set_never_had_gets_a_resync(live_table: Any) -> None:
+    live: LiveTable = await live_table()
+    seat = live.table.state.turn
+    back = await _come_back(live, seat, len(live.table.events) + 5)
+    kinds = [f["type"] for f in back.frames]
+    assert kinds[:3] == ["welcome", "resync", "snapshot"]
+    assert back.of_type("resync")[0]["missed"] == 0
