@@ -83,6 +83,10 @@ class RoomSettings(_Strict):
         default=None,
         description="Anyone may take a bot's seat while the set runs; default: the room is public",
     )
+    chat: bool = Field(
+        default=rs.DEFAULT_CHAT,
+        description="Players may type at the table (reactions and quick phrases stay on)",
+    )
     players: Players | None = _klasik("4 (6 tiles each) or 5 (5 tiles each) seats; default 4")
     seven_tiles: bool | None = _klasik("4 players with 7 tiles each, 0-0 opens; default false")
     discard: bool | None = _klasik(
@@ -108,6 +112,7 @@ class RoomSettingsPatch(_Strict):
     target_points: int | None = Field(default=None, ge=1, le=rs.TARGET_POINTS_LIMIT)
     public: bool | None = None
     allow_join_bots: bool | None = None
+    chat: bool | None = None
     players: Players | None = None
     seven_tiles: bool | None = None
     discard: bool | None = None
@@ -220,11 +225,24 @@ class QuickplayChoices(BaseModel):
     default: QuickplayChoice
 
 
+class PhraseOut(BaseModel):
+    id: str
+    id_text: str = Field(description="In Indonesian")
+    en_text: str = Field(description="In English")
+
+
+class ChatChoices(BaseModel):
+    max_chars: int = Field(description="A chat message's limit, after trimming")
+    emoji: list[str] = Field(description='The reactions ({"type": "react", "emoji": ...})')
+    phrases: list[PhraseOut] = Field(description='Quick phrases ({"type": "phrase", "id": ...})')
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
     bots: BotChoices
     quickplay: QuickplayChoices
+    chat: ChatChoices
 
 
 class QuickplayIn(_Strict):

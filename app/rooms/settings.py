@@ -42,6 +42,7 @@ DEFAULT_TURN_SECONDS: TurnSeconds = 15
 DEFAULT_DEALS_PER_SET = 7
 DEALS_PER_SET_RANGE = (1, 21)
 DEFAULT_PUBLIC = True
+DEFAULT_CHAT = True  # players may type at the table (reactions and phrases are always on)
 DEFAULT_BOT: BotKind = "heuristic"  # what the host seats unless they choose
 # The bots that fill a quick-play table; "normal" once the engine has its bot levels.
 QUICKPLAY_BOT: BotKind = "heuristic"
@@ -120,6 +121,7 @@ def new_room_defaults(
         **PRESET_DEFAULTS[preset],
         "public": public,
         "allow_join_bots": allow_join_bots_default(public),
+        "chat": DEFAULT_CHAT,
     }
 
 
@@ -130,6 +132,7 @@ def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
         settings["allow_join_bots"] = allow_join_bots_default(
             bool(settings.get("public", DEFAULT_PUBLIC))
         )
+    settings.setdefault("chat", DEFAULT_CHAT)
     return settings
 
 
@@ -174,6 +177,7 @@ def _fields(preset: Preset) -> list[dict[str, Any]]:
         _flag("public", defaults["public"]),
         # Its default follows `public`: true for a public room, false for a private one.
         _flag("allow_join_bots", defaults["allow_join_bots"], default_if_private=False),
+        _flag("chat", defaults["chat"]),
     ]
     return fields
 

@@ -31,6 +31,7 @@ KLASIK_DEFAULTS = {
     "zero_zero_25": False,
     "scoring": "difference",
     "allow_join_bots": True,
+    "chat": True,
 }
 PORDI_DEFAULTS = {
     "preset": "pordi",
@@ -40,6 +41,7 @@ PORDI_DEFAULTS = {
     "target_points": 7,
     "public": True,
     "allow_join_bots": True,
+    "chat": True,
 }
 
 

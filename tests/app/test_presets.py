@@ -10,7 +10,14 @@ import pytest
 
 from app.live import NullLiveTables
 from app.rooms import settings as rs
+from app.settings import Settings
 from tests.conftest import Guest
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    # Every served choice makes a room: more than the default 10 rooms a minute per address.
+    return settings.model_copy(update={"rate_rooms": "100/minute"})
 
 
 @pytest.fixture
@@ -38,6 +45,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "target_points": 7,
         "public": True,
         "allow_join_bots": True,
+        "chat": True,
     }
     assert pordi["seats"] == 4 and klasik["seats"] == 4
     fields = {f["key"]: f for f in pordi["fields"]}
@@ -48,6 +56,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "target_points",
         "public",
         "allow_join_bots",
+        "chat",
     ]
     assert fields["mode"] == {
         "key": "mode",
@@ -164,3 +173,12 @@ async def test_openapi_shows_the_new_calls(api: httpx.AsyncClient) -> None:
         "abandoned",
     ]
     assert "next_cursor" in schemas["RoomList"]["properties"]
+
+
+async def test_presets_serve_the_chat_choices(api: httpx.AsyncClient) -> None:
+    chat = (await _presets(api))["chat"]
+    assert chat["max_chars"] == 200
+    assert chat["emoji"] == ["👍", "😂", "😮", "😡", "🙏", "🔥", "👏", "😭"]
+    phrases = {p["id"]: p for p in chat["phrases"]}
+    assert phrases["mantap"] == {"id": "mantap", "id_text": "Mantap!", "en_text": "Nice one!"}
+    assert all(p["id_text"] and p["en_text"] for p in chat["phrases"])

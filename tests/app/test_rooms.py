@@ -83,6 +83,7 @@ async def test_create_room_with_defaults(api: httpx.AsyncClient, host: Guest) ->
         "target_points": 7,
         "public": True,
         "allow_join_bots": True,
+        "chat": True,
     }
     assert room["status"] == "open" and room["seats_taken"] == 0
     assert room["host"] == {"player_id": host.player_id, "name": "Host"}
