@@ -133,6 +133,7 @@ export function normRoom(raw) {
     deals_per_set: num(given.deals_per_set, 7),
     target_points: num(given.target_points, 7),
     public: given.public !== false,
+    chat: given.chat !== false,
   };
   if (settings.preset === 'klasik') {
     // Klasik options (docs/API.md): present only in Klasik rooms.

@@ -9,6 +9,7 @@ import { applyEvent, applySnapshot, emptyGame, legalByTile } from './game.js';
 import { t } from './i18n.js';
 import { errorText, seatLabel } from './views/common.js';
 import { loadPlayer } from './storage.js';
+import * as chat from './chat.js';
 
 const PASS_SHOW_MS = 2600;
 const AUTO_SHOW_MS = 4500;
@@ -48,6 +49,7 @@ export function openRoom(code, intent = null) {
   };
   changed();
   refreshRoom();
+  chat.open((message) => Boolean(socket && socket.send(message)));
   socket = new TableSocket({
     code,
     hello: buildHello,
@@ -72,6 +74,7 @@ export function openRoom(code, intent = null) {
 }
 
 export function closeRoom() {
+  chat.close();
   if (socket) socket.stop();
   socket = null;
   state.room = null;
@@ -131,6 +134,10 @@ export function viewer() {
 function onMessage(msg) {
   const room = state.room;
   if (!room) return;
+  if (chat.isTalk(msg)) {
+    chat.receive(msg);
+    return;
+  }
   const now = performance.now();
   switch (msg.type) {
     case 'welcome':

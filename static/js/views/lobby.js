@@ -38,6 +38,7 @@ export function settingsPayload(d) {
     target_points: d.target_points,
     public: d.public,
   };
+  if (typeof d.chat === 'boolean') out.chat = d.chat;
   if (d.preset === 'klasik') {
     out.players = d.players === 5 ? 5 : 4;
     out.seven_tiles = out.players === 4 && Boolean(d.seven_tiles);

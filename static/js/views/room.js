@@ -223,6 +223,9 @@ function hostControls(room, info, taken, act) {
     h('label', { class: 'check' },
       h('input', { type: 'checkbox', checked: draft.public, 'data-testid': 'settings-public', 'data-focus': 'settings-public', onChange: (e) => edit('public', e.target.checked) }),
       h('span', {}, t('create.public'))),
+    h('label', { class: 'check' },
+      h('input', { type: 'checkbox', checked: draft.chat !== false, 'data-testid': 'settings-chat', 'data-focus': 'settings-chat', onChange: (e) => edit('chat', e.target.checked) }),
+      h('span', {}, t('create.chat'))),
     h('button', { type: 'submit', class: 'btn', 'data-testid': 'settings-save', 'data-focus': 'settings-save', disabled: room.busy }, t('room.settings.save')))
       : null,
     h('div', { class: 'start-row' },
