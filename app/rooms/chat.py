@@ -1,4 +1,7 @@
-"""Table talk: free text, reactions and quick phrases, written once (docs/PROTOCOL.md, "Chat").
+"""Table talk: free text, reactions and quick phrases, written once (docs/PROTOCOL.md §6).
+
+The lists, the checks and the limit; what the table does with a message is in
+app/rooms/talk.py.
 
 What a table's chat may carry and who hears it. Seats' messages go to everyone at the table,
 spectators' only to the spectators (so onlookers cannot coach a seat). The server relays the
@@ -15,15 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
-
-from app.rooms.effects import Effect, Send
-from app.rooms.frames import dumps, ms
-from app.rooms.settings import DEFAULT_CHAT
-from app.ws.messages import Chat, Phrase, React
-
-if TYPE_CHECKING:
-    from app.rooms.state import TableState, Viewer
+from typing import Any, Literal, TypedDict
 
 MAX_CHARS = 200
 HISTORY_LINES = 50
@@ -125,45 +120,3 @@ def take(chat: ChatState, sender: str, now: float, count: int, window: float) ->
 
 def visible(lines: deque[tuple[bool, ChatFrame]], spectator: bool) -> list[ChatFrame]:
     return [frame for only_spectators, frame in lines if spectator or not only_spectators]
-
-
-# --- the table's side (called from app/rooms/core.py) -----------------------------------------
-
-
-def on_message(
-    state: TableState, conn: int, viewer: Viewer, message: Chat | React | Phrase, now: float
-) -> list[Effect]:
-    """Check, count and fan out one chat/react/phrase; raises ChatRefused (nothing changes)."""
-    if viewer.player_id is None:
-        raise ChatRefused("chat_anonymous", "join with a token to chat")
-    body: ChatFrame
-    match message:
-        case Chat():
-            if not state.room.settings.get("chat", DEFAULT_CHAT):
-                raise ChatRefused("chat_off", "the host turned chat off in this room")
-            body = {"type": "chat", "text": clean_text(message.text)}
-        case React():
-            body = {"type": "react", "emoji": check_emoji(message.emoji)}
-        case Phrase():
-            body = {"type": "phrase", "id": check_phrase(message.id)}
-    config = state.config
-    take(state.chat, viewer.player_id, now, config.chat_rate_count, config.chat_rate_window)
-    frame: ChatFrame = {**_sender(state, viewer), **body, "server_time": ms(now)}
-    only_spectators = viewer.seat is None
-    if body["type"] != "react":
-        state.chat.lines.append((only_spectators, frame))
-    to = tuple(c for c, v in state.viewers.items() if v.seat is None or not only_spectators)
-    return [Send(to, (dumps(frame),))]
-
-
-def history(state: TableState, viewer: Viewer) -> list[str]:
-    """The kept lines ``viewer`` may see, as one ``chat_history`` frame (none when empty)."""
-    lines = visible(state.chat.lines, viewer.seat is None)
-    return [dumps({"type": "chat_history", "lines": lines})] if lines else []
-
-
-def _sender(state: TableState, viewer: Viewer) -> ChatFrame:
-    if viewer.seat is None:
-        return {"spectator": True, "name": viewer.name}
-    name = next((s.name for s in state.room.seats if s.seat == viewer.seat), None)
-    return {"seat": viewer.seat, "name": name}

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from app.rooms import chat, frames, seating
+from app.rooms import frames, seating, talk
 from app.rooms.effects import (
     Abandoned,
     Arm,
@@ -81,7 +81,7 @@ def handle(state: TableState, command: Command, now: float) -> Result:
             history = state.history(now)
             after = resume.seq if resume is not None and resume.set == state.set_number else None
             sent = history.catch_up(seat, after) if after is not None else [history.snapshot(seat)]
-            sent += chat.history(state, state.viewers[conn])
+            sent += talk.history(state, state.viewers[conn])
             fx.append(Send((conn,), tuple(sent)))
             fx.append(_presence(state))
         case Gone(conn):
@@ -161,10 +161,10 @@ def _on_message(
                     raise TableError("not_playing", "leave a seat before the set through the lobby")
                 return [PutBot(viewer.seat, BOT_KIND, viewer.player_id), LoadRoom("changed")]
             case Chat() | React() | Phrase():
-                return chat.on_message(state, conn, viewer, message, now)
+                return talk.on_message(state, conn, viewer, message, now)
             case Hello():
                 raise TableError("bad_message", "hello was already received")
-    except (TableError, engine.EngineError, chat.ChatRefused) as exc:
+    except (TableError, engine.EngineError, talk.ChatRefused) as exc:
         move_id = message.move_id if isinstance(message, Play) else None
         log.info("table %s refused %s from %s: %s", state.room.code, message.type, conn, exc)
         return [Send((conn,), (frames.error(exc.code, exc.message, move_id),))]

@@ -113,6 +113,7 @@ function chatOn() {
 }
 
 function build() {
+  const draft = ui ? ui.input.value : '';
   if (ui) ui.root.remove();
   const input = h('input', {
     class: 'chat-input',
@@ -161,6 +162,7 @@ function build() {
   const root = h('div', { id: 'chat-root', class: 'chat-root', hidden: true }, bubbles, button, drawer);
   document.body.appendChild(root);
   ui = { root, drawer, button, badge, list, mutes, muteRow, note, input, form, bubbles };
+  input.value = draft; // what was being typed survives a language switch
   if (isOpen) toggle(true, false);
 }
 
