@@ -162,6 +162,8 @@ def table_manager(app: FastAPI) -> TableManager:
         bot_max_delay=settings.bot_max_delay,
         host_away=settings.host_away_seconds,
         abandoned_after=settings.abandoned_table_seconds,
+        chat_rate_count=settings.chat_rate_count,
+        chat_rate_window=settings.chat_rate_seconds,
     )
     configure_shared_runner(settings.bot_workers)  # hard bots think in these processes
     manager = TableManager(

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     max_ws_frame_bytes: int = Field(default=4096, gt=0)
     ws_messages_per_second: float = Field(default=10.0, gt=0)
     ws_burst: int = Field(default=20, gt=0)
+    # Chat, reactions and phrases per sender at a table, on top of the socket's limit.
+    chat_rate_count: int = Field(default=5, gt=0)
+    chat_rate_seconds: float = Field(default=10.0, gt=0)
     max_name_length: int = Field(default=24, gt=0, le=64)
     rooms_per_player: int = Field(default=3, gt=0)
     # Per client address (app/api/ratelimit.py), in the `limits` notation: "10/minute",

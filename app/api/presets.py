@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.schemas import PresetsOut
+from app.rooms import chat
 from app.rooms.settings import catalogue
 
 router = APIRouter(tags=["rooms"])
@@ -13,6 +14,7 @@ router = APIRouter(tags=["rooms"])
 @router.get("/presets", response_model_exclude_none=True)
 async def presets() -> PresetsOut:
     """The presets with their defaults and their create form (fields in display order, with
-    choices or ranges), the bot kinds, and the quick-play choices. Clients build their create
+    choices or ranges), the bot kinds, the quick-play choices, and the chat's reactions and
+    quick phrases (both languages). Clients build their create
     form and play-now button from this instead of keeping their own copy."""
-    return PresetsOut.model_validate(catalogue())
+    return PresetsOut.model_validate({**catalogue(), "chat": chat.catalogue()})

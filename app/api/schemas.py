@@ -88,6 +88,10 @@ class RoomSettings(_Strict):
         description="Sets count for ratings when every seat has a human at the start "
         "(quick-play tables are rated)",
     )
+    chat: bool = Field(
+        default=rs.DEFAULT_CHAT,
+        description="Players may type at the table (reactions and quick phrases stay on)",
+    )
     players: Players | None = _klasik("4 (6 tiles each) or 5 (5 tiles each) seats; default 4")
     seven_tiles: bool | None = _klasik("4 players with 7 tiles each, 0-0 opens; default false")
     discard: bool | None = _klasik(
@@ -114,6 +118,7 @@ class RoomSettingsPatch(_Strict):
     public: bool | None = None
     allow_join_bots: bool | None = None
     rated: bool | None = None
+    chat: bool | None = None
     players: Players | None = None
     seven_tiles: bool | None = None
     discard: bool | None = None
@@ -235,11 +240,24 @@ class QuickplayChoices(BaseModel):
     default: QuickplayChoice
 
 
+class PhraseOut(BaseModel):
+    id: str
+    id_text: str = Field(description="In Indonesian")
+    en_text: str = Field(description="In English")
+
+
+class ChatChoices(BaseModel):
+    max_chars: int = Field(description="A chat message's limit, after trimming")
+    emoji: list[str] = Field(description='The reactions ({"type": "react", "emoji": ...})')
+    phrases: list[PhraseOut] = Field(description='Quick phrases ({"type": "phrase", "id": ...})')
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
     bots: BotChoices
     quickplay: QuickplayChoices
+    chat: ChatChoices
 
 
 class QuickplayIn(_Strict):

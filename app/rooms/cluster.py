@@ -54,6 +54,7 @@ class RemoteTable:
                 "conn": key,
                 "from": self.cluster.bus.node_id,
                 "player": conn.player_id,
+                "name": conn.name,
                 "resume": resume.model_dump() if resume is not None else None,
             },
         )
@@ -246,6 +247,7 @@ class Cluster:
             close=close,
             queue_size=self.manager.config.send_queue,
             player_id=message.get("player"),
+            name=message.get("name"),
         )
         self.hosted[key] = (room_id, node, conn)
         resume = Resume.model_validate(message["resume"]) if message.get("resume") else None

@@ -36,6 +36,7 @@ class Connection:
     queue_size: int = 256
     player_id: str | None = None
     seat: int | None = None
+    name: str | None = None  # the player's, for signing a spectator's chat
     id: int = field(default_factory=lambda: next(_ids))
     closed: bool = False
     _outbox: deque[str] = field(default_factory=deque, init=False)

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from app.rooms import frames, seating
+from app.rooms import frames, seating, talk
 from app.rooms.effects import (
     Abandoned,
     Arm,
@@ -55,7 +55,7 @@ from app.rooms.effects import (
 )
 from app.rooms.state import BOT_KIND, TableError, TableState, Viewer, rules_of, utc
 from app.rooms.store import MoveRecord, RoomInfo
-from app.ws.messages import Hello, Leave, Play
+from app.ws.messages import Chat, Hello, Leave, Phrase, Play, React
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +71,17 @@ def handle(state: TableState, command: Command, now: float) -> Result:
     the shell awaits; a refused client message is answered with an ``error`` frame instead."""
     fx: list[Effect] = []
     match command:
-        case Join(conn, player_id, resume):
+        case Join(conn, player_id, resume, name):
             if state.room.status == "closed":
                 return state, [SendAway(conn, "room_closed", frames.CLOSE_ROOM_CLOSED)]
             fx += seating.replace_older(state, player_id)
             seat = state.room.seat_of(player_id)
-            state.viewers[conn] = Viewer(player_id, seat)
+            state.viewers[conn] = Viewer(player_id, seat, name)
             fx.append(Send((conn,), (_welcome(state, conn, now),)))
             history = state.history(now)
             after = resume.seq if resume is not None and resume.set == state.set_number else None
             sent = history.catch_up(seat, after) if after is not None else [history.snapshot(seat)]
+            sent += talk.history(state, state.viewers[conn])
             fx.append(Send((conn,), tuple(sent)))
             fx.append(_presence(state))
         case Gone(conn):
@@ -159,9 +160,11 @@ def _on_message(
                 if state.game.phase not in ("playing", "deal_over") or state.final:
                     raise TableError("not_playing", "leave a seat before the set through the lobby")
                 return [PutBot(viewer.seat, BOT_KIND, viewer.player_id), LoadRoom("changed")]
+            case Chat() | React() | Phrase():
+                return talk.on_message(state, conn, viewer, message, now)
             case Hello():
                 raise TableError("bad_message", "hello was already received")
-    except (TableError, engine.EngineError) as exc:
+    except (TableError, engine.EngineError, talk.ChatRefused) as exc:
         move_id = message.move_id if isinstance(message, Play) else None
         log.info("table %s refused %s from %s: %s", state.room.code, message.type, conn, exc)
         return [Send((conn,), (frames.error(exc.code, exc.message, move_id),))]

@@ -20,9 +20,9 @@ from typing import Literal
 import engine
 from app.rooms.frames import ByeReason
 from app.rooms.store import MoveRecord, RoomInfo
-from app.ws.messages import Hello, Leave, Play, Resume
+from app.ws.messages import Chat, Hello, Leave, Phrase, Play, React, Resume
 
-ClientCommand = Play | Leave | Hello
+ClientCommand = Play | Leave | Chat | React | Phrase | Hello
 Token = tuple[int, int, int]  # (set, deal, placements in the deal): which turn a timer is for
 
 
@@ -34,6 +34,7 @@ class Join:
     conn: int
     player_id: str | None
     resume: Resume | None = None
+    name: str | None = None  # the player's name (a spectator's chat is signed with it)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ DEFAULT_RATED = False  # a host's room counts for ratings only when created rate
 QUICKPLAY_RATED = True  # quick-play tables are public and rated
 DEFAULT_BOT: BotKind = "normal"  # what the host seats unless they choose
 QUICKPLAY_BOT: BotKind = "normal"  # the bots that fill a quick-play table
+DEFAULT_CHAT = True  # players may type at the table (reactions and phrases are always on)
 
 SEATS_PER_TABLE = 4  # PORDI, and Klasik unless the host chose 5 players
 MAX_SEATS = max(PLAYER_COUNTS)  # the seats table allows 0..MAX_SEATS-1
@@ -124,6 +125,7 @@ def new_room_defaults(
         "public": public,
         "allow_join_bots": allow_join_bots_default(public),
         "rated": rated,
+        "chat": DEFAULT_CHAT,
     }
 
 
@@ -135,6 +137,7 @@ def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
             bool(settings.get("public", DEFAULT_PUBLIC))
         )
     settings.setdefault("rated", DEFAULT_RATED)
+    settings.setdefault("chat", DEFAULT_CHAT)
     return settings
 
 
@@ -180,6 +183,7 @@ def _fields(preset: Preset) -> list[dict[str, Any]]:
         # Its default follows `public`: true for a public room, false for a private one.
         _flag("allow_join_bots", defaults["allow_join_bots"], default_if_private=False),
         _flag("rated", defaults["rated"]),  # ratings: with a human in every seat at the start
+        _flag("chat", defaults["chat"]),
     ]
     return fields
 

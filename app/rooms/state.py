@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import engine
 from app.rooms import frames
+from app.rooms.chat import ChatState
 from app.rooms.effects import Token
 from app.rooms.settings import DEFAULT_BOT, rule_settings
 from app.rooms.store import RoomInfo, StoredSet
@@ -29,6 +30,8 @@ class TableConfig:
     resume_window: int = 200
     host_away: float = 30.0  # GAPLE_HOST_AWAY_SECONDS
     abandoned_after: float = 120.0  # GAPLE_ABANDONED_TABLE_SECONDS
+    chat_rate_count: int = 5  # chat, react and phrase messages per sender ...
+    chat_rate_window: float = 10.0  # ... per this many seconds (GAPLE_CHAT_RATE_*)
 
 
 class TableError(Exception):
@@ -46,6 +49,7 @@ class Viewer:
 
     player_id: str | None
     seat: int | None
+    name: str | None = None
 
 
 @dataclass(slots=True)
@@ -72,6 +76,7 @@ class TableState:
     humans_online: int = -1  # as last told to the lifecycle (-1: not yet)
     host_away_since: float | None = None
     unattended_since: float | None = None
+    chat: ChatState = field(default_factory=ChatState)  # in memory only: lost on a restart
 
     def __post_init__(self) -> None:
         self.game = engine.new_match(rules_of(self.room))

@@ -191,7 +191,7 @@ class Table:
 
     async def join(self, conn: Connection, resume: Resume | None) -> None:
         self.conns[conn.id] = conn
-        await self._call(Join(conn.id, conn.player_id, resume))
+        await self._call(Join(conn.id, conn.player_id, resume, conn.name))
 
     def gone(self, conn: Connection) -> None:
         self.post(Gone(conn.id))

@@ -153,11 +153,12 @@ async def _handshake(
     hello = await session.read_hello()
     if hello is None:
         return None
-    player_id = None
+    player_id = name = None
     if hello.token is not None:  # an empty or oversized token is refused like any other bad one
         async with websocket.app.state.db.session() as db_session:
             player = await authenticate_token(db_session, hello.token)
             player_id = player.id if player is not None else None
+            name = player.name if player is not None else None
         if player_id is None:
             await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
             return None
@@ -166,6 +167,7 @@ async def _handshake(
         close=lambda code, reason: websocket.close(code=code, reason=reason),
         queue_size=manager.config.send_queue,
         player_id=player_id,
+        name=name,
     )
     session.conn = conn  # from now on every frame to this socket goes through its writer
     await table.join(conn, hello.resume)

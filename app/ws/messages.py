@@ -43,6 +43,23 @@ class Leave(_Incoming):
     type: Literal["leave"]
 
 
+class Chat(_Incoming):
+    type: Literal["chat"]
+    # Length and characters are the table's to check (app/rooms/chat.py: error bad_chat); the
+    # frame size limit bounds what arrives.
+    text: str
+
+
+class React(_Incoming):
+    type: Literal["react"]
+    emoji: str = Field(max_length=16)
+
+
+class Phrase(_Incoming):
+    type: Literal["phrase"]
+    id: str = Field(max_length=64)
+
+
 class Ping(_Incoming):
     type: Literal["ping"]
     # Echoed back in the pong exactly, so only what JSON carries back unchanged: a finite
@@ -65,7 +82,9 @@ PING_MAX_CHARS = 64
 
 
 # A set is started (the next one too) over REST only: POST /api/rooms/{code}/start.
-ClientMessage = Annotated[Hello | Play | Leave | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Hello | Play | Leave | Chat | React | Phrase | Ping, Field(discriminator="type")
+]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 

@@ -9,6 +9,7 @@ import { applyEvent, applySnapshot, emptyGame, legalByTile } from './game.js';
 import { t } from './i18n.js';
 import { errorText, seatLabel, takeableSeats } from './views/common.js';
 import { loadPlayer } from './storage.js';
+import * as chat from './chat.js';
 import { defaultBot } from './presets.js';
 
 const PASS_SHOW_MS = 2600;
@@ -55,6 +56,7 @@ export function openRoom(code, intent = null) {
   };
   changed();
   refreshRoom();
+  chat.open((message) => Boolean(socket && socket.send(message)));
   socket = new TableSocket({
     code,
     hello: buildHello,
@@ -92,6 +94,7 @@ export function openRoom(code, intent = null) {
 }
 
 export function closeRoom() {
+  chat.close();
   if (socket) socket.stop();
   socket = null;
   state.room = null;
@@ -188,6 +191,10 @@ export function viewer() {
 function onMessage(msg) {
   const room = state.room;
   if (!room) return;
+  if (chat.isTalk(msg)) {
+    chat.receive(msg);
+    return;
+  }
   const now = performance.now();
   switch (msg.type) {
     case 'welcome':

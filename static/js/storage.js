@@ -46,3 +46,19 @@ export function loadLang() {
 export function saveLang(lang) {
   write(LANG_KEY, lang);
 }
+
+const MUTED_KEY = 'gaple.muted';
+
+/** The player ids whose table talk this browser hides (chat.js). */
+export function loadMuted() {
+  try {
+    const data = JSON.parse(read(MUTED_KEY) || '[]');
+    return Array.isArray(data) ? data.filter((x) => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveMuted(ids) {
+  write(MUTED_KEY, ids.length ? JSON.stringify(ids) : null);
+}

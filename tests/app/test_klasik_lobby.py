@@ -32,6 +32,7 @@ KLASIK_DEFAULTS = {
     "scoring": "difference",
     "allow_join_bots": True,
     "rated": False,
+    "chat": True,
 }
 PORDI_DEFAULTS = {
     "preset": "pordi",
@@ -42,6 +43,7 @@ PORDI_DEFAULTS = {
     "public": True,
     "allow_join_bots": True,
     "rated": False,
+    "chat": True,
 }
 
 

@@ -47,6 +47,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "public": True,
         "allow_join_bots": True,
         "rated": False,
+        "chat": True,
     }
     assert pordi["seats"] == 4 and klasik["seats"] == 4
     fields = {f["key"]: f for f in pordi["fields"]}
@@ -58,6 +59,7 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
         "public",
         "allow_join_bots",
         "rated",
+        "chat",
     ]
     assert fields["mode"] == {
         "key": "mode",
@@ -176,3 +178,12 @@ async def test_openapi_shows_the_new_calls(api: httpx.AsyncClient) -> None:
         "abandoned",
     ]
     assert "next_cursor" in schemas["RoomList"]["properties"]
+
+
+async def test_presets_serve_the_chat_choices(api: httpx.AsyncClient) -> None:
+    chat = (await _presets(api))["chat"]
+    assert chat["max_chars"] == 200
+    assert chat["emoji"] == ["👍", "😂", "😮", "😡", "🙏", "🔥", "👏", "😭"]
+    phrases = {p["id"]: p for p in chat["phrases"]}
+    assert phrases["mantap"] == {"id": "mantap", "id_text": "Mantap!", "en_text": "Nice one!"}
+    assert all(p["id_text"] and p["en_text"] for p in chat["phrases"])

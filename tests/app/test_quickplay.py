@@ -50,6 +50,7 @@ async def test_seats_at_a_waiting_table_or_opens_one(
         "public": True,
         "allow_join_bots": True,
         "rated": True,
+        "chat": True,
     }
     assert app.state.live.calls == [("seats_changed", room["id"])]
     second = await _quick(api, budi)

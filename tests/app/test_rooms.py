@@ -84,6 +84,7 @@ async def test_create_room_with_defaults(api: httpx.AsyncClient, host: Guest) ->
         "public": True,
         "allow_join_bots": True,
         "rated": False,
+        "chat": True,
     }
     assert room["status"] == "open" and room["seats_taken"] == 0
     assert room["host"] == {"player_id": host.player_id, "name": "Host"}

@@ -299,6 +299,9 @@ function hostControls(room, info, taken, act) {
     klasik ? klasikFields('settings', draft, edit, errors) : null,
     fieldError(errors, null, knownFields(draft.preset)),
     visibilityFields('settings', { ...draft, joinBotsChosen: true }, edit, act),
+    h('label', { class: 'check' },
+      h('input', { type: 'checkbox', checked: draft.chat !== false, 'data-testid': 'settings-chat', 'data-focus': 'settings-chat', onChange: (e) => edit('chat', e.target.checked) }),
+      h('span', {}, t('create.chat'))),
     h('button', { type: 'submit', class: 'btn', 'data-testid': 'settings-save', 'data-focus': 'settings-save', disabled: room.busy }, t('room.settings.save')))
       : null,
     h('div', { class: 'start-row' },

@@ -1,0 +1,122 @@
+"""Table talk: free text, reactions and quick phrases, written once (docs/PROTOCOL.md §6).
+
+The lists, the checks and the limit; what the table does with a message is in
+app/rooms/talk.py.
+
+What a table's chat may carry and who hears it. Seats' messages go to everyone at the table,
+spectators' only to the spectators (so onlookers cannot coach a seat). The server relays the
+players' own words and adds nothing about the game. Reactions are fleeting (never kept); chat
+lines and phrases are kept, the last ``HISTORY_LINES`` per table, in memory only, and sent to a
+socket after its ``welcome``.
+
+``chat: false`` (a room setting) turns off free text only: reactions and quick phrases come from
+fixed lists, carry nothing a player typed, and stay on.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+MAX_CHARS = 200
+HISTORY_LINES = 50
+
+EMOJI: tuple[str, ...] = ("👍", "😂", "😮", "😡", "🙏", "🔥", "👏", "😭")
+
+# id -> (Indonesian, English). The client shows the viewer's language; ids are the protocol.
+PHRASES: dict[str, tuple[str, str]] = {
+    "mantap": ("Mantap!", "Nice one!"),
+    "ayo_cepat": ("Ayo cepat", "Hurry up"),
+    "maaf": ("Maaf", "Sorry"),
+    "terima_kasih": ("Terima kasih", "Thank you"),
+    "halo": ("Halo semua!", "Hi everyone!"),
+    "main_lagi": ("Main lagi?", "Play again?"),
+    "hoki": ("Hoki banget!", "So lucky!"),
+    "gg": ("Permainan bagus", "Good game"),
+}
+
+Kind = Literal["chat", "react", "phrase"]
+
+
+class ChatFrame(TypedDict, total=False):
+    type: Kind
+    seat: int  # a seat's message ...
+    spectator: bool  # ... or a spectator's (then True)
+    name: str | None
+    text: str
+    emoji: str
+    id: str
+    server_time: int
+
+
+class ChatRefused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class ChatState:
+    """A table's chat: the kept lines (each with whether only spectators may see it) and each
+    sender's recent message times for the rate limit."""
+
+    lines: deque[tuple[bool, ChatFrame]] = field(
+        default_factory=lambda: deque(maxlen=HISTORY_LINES)
+    )
+    recent: dict[str, deque[float]] = field(default_factory=dict)
+
+
+def catalogue() -> dict[str, Any]:
+    """What the client needs to offer reactions and phrases (served in ``GET /api/presets``)."""
+    return {
+        "max_chars": MAX_CHARS,
+        "emoji": list(EMOJI),
+        "phrases": [{"id": key, "id_text": t[0], "en_text": t[1]} for key, t in PHRASES.items()],
+    }
+
+
+def clean_text(text: str) -> str:
+    """The text as sent on, or ChatRefused(bad_chat)."""
+    text = text.strip()
+    if not text:
+        raise ChatRefused("bad_chat", "the message is empty")
+    if len(text) > MAX_CHARS:
+        raise ChatRefused("bad_chat", f"messages are limited to {MAX_CHARS} characters")
+    # Cc: control characters (newlines included). Format characters (ZWJ) stay: emoji need them.
+    if any(unicodedata.category(ch) == "Cc" for ch in text):
+        raise ChatRefused("bad_chat", "control characters are not allowed")
+    return text
+
+
+def check_emoji(emoji: str) -> str:
+    if emoji not in EMOJI:
+        raise ChatRefused("bad_emoji", f"reactions are one of {' '.join(EMOJI)}")
+    return emoji
+
+
+def check_phrase(phrase: str) -> str:
+    if phrase not in PHRASES:
+        raise ChatRefused("bad_phrase", "unknown phrase id (GET /api/presets lists them)")
+    return phrase
+
+
+def take(chat: ChatState, sender: str, now: float, count: int, window: float) -> None:
+    """Count one message against ``sender``'s limit, or ChatRefused(chat_rate_limited)."""
+    times = chat.recent.setdefault(sender, deque())
+    while times and times[0] <= now - window:
+        times.popleft()
+    if len(times) >= count:
+        raise ChatRefused(
+            "chat_rate_limited", f"at most {count} chat messages per {window:g} seconds"
+        )
+    times.append(now)
+    if len(chat.recent) > 64:  # senders who left: forget the quiet ones
+        for key in [k for k, t in chat.recent.items() if not t or t[-1] <= now - window]:
+            del chat.recent[key]
+
+
+def visible(lines: deque[tuple[bool, ChatFrame]], spectator: bool) -> list[ChatFrame]:
+    return [frame for only_spectators, frame in lines if spectator or not only_spectators]

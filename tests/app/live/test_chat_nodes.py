@@ -1,0 +1,83 @@
+"""Table talk through real servers: two nodes on PostgreSQL and Redis, clients on both, so
+every message crosses the relay one way or the other."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tests.app.live.client import TableClient
+from tests.app.live.test_cluster import NodeSet, nodes, table_on
+
+__all__ = ["nodes"]  # the fixture, used by name
+
+pytestmark = pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+
+
+def talk(client: TableClient, kind: str = "chat") -> list[dict[str, Any]]:
+    return [m for m in client.received if m["type"] == kind]
+
+
+def heard(client: TableClient, text: str) -> bool:
+    return any(m.get("text") == text for m in talk(client))
+
+
+async def test_talk_crosses_nodes_to_whoever_may_hear_it(nodes: NodeSet) -> None:
+    servers = await asyncio.to_thread(nodes, 2)
+    urls = [s.base_url.replace("http", "ws") for s in servers]
+    lobby, code, guests = await table_on(servers, turn_seconds=60)
+    seats = [
+        TableClient(f"{urls[i % 2]}/ws/rooms/{code}", g["token"], name=f"seat{i}")
+        for i, g in enumerate(guests)
+    ]
+    fans = [await lobby.guest(f"Fan {i}") for i in range(2)]
+    stands = [
+        TableClient(f"{urls[i]}/ws/rooms/{code}", fan["token"], name=f"fan{i}")
+        for i, fan in enumerate(fans)
+    ]
+    everyone = [*seats, *stands]
+    try:
+        for client in everyone:
+            await client.connect()
+        assert [c.role for c in stands] == ["spectator", "spectator"]
+
+        await seats[1].send({"type": "chat", "text": "Halo semua"})
+        for client in everyone:
+            await client.wait_for(lambda c=client: heard(c, "Halo semua"))
+            line = talk(client)[-1]
+            assert (line["seat"], line["name"]) == (1, "Node player 1")
+
+        await stands[1].send({"type": "chat", "text": "dari tribun"})
+        await stands[1].send({"type": "react", "emoji": "👏"})
+        for fan in stands:
+            await fan.wait_for(lambda f=fan: bool(talk(f, "react")))
+            line = next(m for m in talk(fan) if m["text"] == "dari tribun")
+            assert line["spectator"] is True and line["name"] == "Fan 1"
+        await seats[0].send({"type": "phrase", "id": "mantap"})
+        for client in seats:  # the seats' frames come in order: the stands' would be earlier
+            await client.wait_for(lambda c=client: bool(talk(c, "phrase")))
+            assert not heard(client, "dari tribun") and talk(client, "react") == []
+
+        for _ in range(5):  # the limit: 5 per 10 s (a refused message does not count)
+            await seats[3].send({"type": "react", "emoji": "👍"})
+        await seats[3].send({"type": "chat", "text": "x" * 201})
+        await seats[3].send({"type": "react", "emoji": "🔥"})
+        await seats[3].wait_for(lambda: len(seats[3].errors) == 2)
+        assert [e["code"] for e in seats[3].errors] == ["bad_chat", "chat_rate_limited"]
+
+        late = TableClient(f"{urls[1]}/ws/rooms/{code}", fans[0]["token"], name="late")
+        await late.connect()
+        await late.wait_for(lambda: bool(talk(late, "chat_history")))
+        lines = talk(late, "chat_history")[0]["lines"]
+        assert [m.get("text") or m.get("id") for m in lines] == [
+            "Halo semua",
+            "dari tribun",
+            "mantap",
+        ]
+        await late.close()
+    finally:
+        for client in everyone:
+            await client.close()
+        await lobby.close()
