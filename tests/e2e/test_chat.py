@@ -47,7 +47,10 @@ def table_with_talkers(api: Any, open_page: Any) -> tuple[list[Page], str]:
     ):
         page = open_page(locale=locale, viewport=PHONE, spectator=spectator, label=guest["name"])
         page.login_as(guest)
-        page.goto(f"/r/{code}")
+        if spectator:
+            page.watch(code)  # a full table by link offers "watch" first
+        else:
+            page.goto(f"/r/{code}")
         page.by("table").wait_for()
         page.by("chat-toggle").wait_for()
         pages.append(page)
