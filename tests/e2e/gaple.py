@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -376,8 +377,16 @@ class Page:
         self.open_link(code)
         full = self.by("room-full")
         full.wait_for()
-        self.by("full-watch").click()
-        full.wait_for(state="detached")
+        # The page re-renders on every frame of a running table; a click that lands while the
+        # button is being replaced does nothing, so try again (a few times, bounded).
+        for attempt in range(3):
+            self.by("full-watch").click()
+            try:
+                full.wait_for(state="detached", timeout=5000)
+                return
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
 
     def start_set(self) -> None:
         start = self.by("start-button")
