@@ -129,7 +129,6 @@ export function leaderboardView() {
     h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'leaderboard-next', 'data-focus': 'lb-next', disabled: !data.next_cursor, onClick: next }, `${t('lb.next')} ›`)) : null;
   return h('section', {
     class: 'acct-page leaderboard',
-    'data-screen': 'leaderboard',
     'data-testid': 'leaderboard',
     'data-mode': lb.mode,
     'data-status': lb.status,

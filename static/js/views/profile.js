@@ -122,7 +122,6 @@ export function formatDate(iso, withTime = false) {
 export function profileView() {
   const page = (status, ...children) => h('section', {
     class: 'acct-page profile',
-    'data-screen': 'profile',
     'data-testid': 'profile',
     'data-status': status,
     'data-player': pf.id || '',
