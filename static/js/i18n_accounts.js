@@ -37,7 +37,6 @@ export const id = {
   'err.no_account': 'Simpan akun dulu sebelum keluar, atau identitasmu hilang.',
   'err.not_found': 'Tidak ditemukan.',
 
-  'profile.title': 'Profil',
   'profile.joined': 'Bergabung {date}',
   'profile.you': 'Ini kamu',
   'profile.loading': 'Memuat profil…',
@@ -51,7 +50,6 @@ export const id = {
   'profile.chart.none': 'Grafik muncul setelah set berperingkat pertama.',
   'profile.deals_won': 'Deal dimenangkan',
   'profile.deals_none': 'Belum ada deal yang dimenangkan.',
-  'profile.no_sets': 'Belum ada set di mode ini.',
   'profile.sets': 'Set terakhir',
   'profile.sets.none': 'Belum ada set.',
   'profile.sets.more': 'Set lainnya',
@@ -61,7 +59,6 @@ export const id = {
   'profile.set.in_play': 'Sedang main',
   'profile.set.points': '{n} poin',
   'profile.set.replay': 'Tayangan ulang',
-  'profile.set.room': 'Meja {code}',
   'profile.leaderboard': 'Di papan peringkat',
   'profile.leaderboard.no': 'Belum di papan peringkat',
 
@@ -70,9 +67,7 @@ export const id = {
   'lb.loading': 'Memuat…',
   'lb.empty': 'Belum ada pemain dengan {n} set berperingkat di mode ini.',
   'lb.position': '#',
-  'lb.player': 'Pemain',
-  'lb.rating': 'Rating',
-  'lb.sets': 'Set',
+  'lb.sets.n': '{n} set',
   'lb.prev': 'Sebelumnya',
   'lb.next': 'Berikutnya',
   'lb.page': 'Halaman {n}',
@@ -80,7 +75,6 @@ export const id = {
   'lb.retry': 'Coba lagi',
 
   'ratings.title': 'Perubahan rating',
-  'ratings.unrated': 'Set ini tidak berperingkat.',
   'ratings.change.aria': '{name}: rating {before} ke {after} ({change})',
 };
 
@@ -120,7 +114,6 @@ export const en = {
   'err.no_account': 'Save your account before logging out, or your identity is lost.',
   'err.not_found': 'Not found.',
 
-  'profile.title': 'Profile',
   'profile.joined': 'Joined {date}',
   'profile.you': 'This is you',
   'profile.loading': 'Loading the profile…',
@@ -134,7 +127,6 @@ export const en = {
   'profile.chart.none': 'The chart appears after the first rated set.',
   'profile.deals_won': 'Deals won',
   'profile.deals_none': 'No deal won yet.',
-  'profile.no_sets': 'No sets in this mode yet.',
   'profile.sets': 'Recent sets',
   'profile.sets.none': 'No sets yet.',
   'profile.sets.more': 'More sets',
@@ -144,7 +136,6 @@ export const en = {
   'profile.set.in_play': 'In play',
   'profile.set.points': '{n} points',
   'profile.set.replay': 'Replay',
-  'profile.set.room': 'Table {code}',
   'profile.leaderboard': 'On the leaderboard',
   'profile.leaderboard.no': 'Not on the leaderboard yet',
 
@@ -153,9 +144,7 @@ export const en = {
   'lb.loading': 'Loading…',
   'lb.empty': 'No player has {n} rated sets in this mode yet.',
   'lb.position': '#',
-  'lb.player': 'Player',
-  'lb.rating': 'Rating',
-  'lb.sets': 'Sets',
+  'lb.sets.n': '{n} sets',
   'lb.prev': 'Previous',
   'lb.next': 'Next',
   'lb.page': 'Page {n}',
@@ -163,6 +152,5 @@ export const en = {
   'lb.retry': 'Try again',
 
   'ratings.title': 'Rating changes',
-  'ratings.unrated': 'This set is not rated.',
   'ratings.change.aria': '{name}: rating {before} to {after} ({change})',
 };

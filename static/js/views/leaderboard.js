@@ -119,7 +119,7 @@ export function leaderboardView() {
     h('span', { class: 'lb-who' },
       profileLink(p.player_id, p.name, { testid: 'leaderboard-name' }),
       p.username ? h('span', { class: 'muted small lb-username' }, `@${p.username}`) : null),
-    h('span', { class: 'lb-sets muted small' }, `${p.rated_sets} ${t('lb.sets').toLowerCase()}`),
+    h('span', { class: 'lb-sets muted small' }, t('lb.sets.n', { n: p.rated_sets })),
     h('span', { class: 'lb-rating' }, String(p.rating)))));
   }
   const page = lb.cursors.length;
