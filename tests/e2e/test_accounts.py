@@ -70,7 +70,7 @@ def regulars(e2e_server: ServerProcess) -> list[dict[str, Any]]:
 
 
 def as_player(page: Page, player: dict[str, Any]) -> None:
-    """This browser plays as a guest made over the API (its stored token, as the lobby stores it)."""
+    """This browser plays as a guest made over the API (stored as the lobby stores its own)."""
     page.page.goto("/")
     page.page.evaluate(
         "(p) => localStorage.setItem('gaple.player', JSON.stringify(p))",
@@ -109,11 +109,14 @@ def test_save_an_account_and_log_in_from_another_browser(
     first.by("account-menu-button").click()
     assert first.by("menu-username").inner_text() == f"@{username}"
     assert first.by("menu-logout").count() == 1 and first.by("menu-save-account").count() == 0
-    assert httpx.get(
-        f"{e2e_server.base_url}/api/players/me",
-        headers={"Authorization": f"Bearer {ayu['token']}"},
-        timeout=10,
-    ).json()["username"] == username
+    assert (
+        httpx.get(
+            f"{e2e_server.base_url}/api/players/me",
+            headers={"Authorization": f"Bearer {ayu['token']}"},
+            timeout=10,
+        ).json()["username"]
+        == username
+    )
 
     # Another device (a fresh browser context: no stored token), on a phone.
     second = open_page(label="second", viewport=PHONE)
@@ -188,9 +191,7 @@ def test_save_an_account_and_log_in_from_another_browser(
 
 
 def test_rename_keeps_the_player(open_page: Any, e2e_server: ServerProcess) -> None:
-    guest = httpx.post(
-        f"{e2e_server.base_url}/api/guests", json={"name": "Eka"}, timeout=10
-    ).json()
+    guest = httpx.post(f"{e2e_server.base_url}/api/guests", json={"name": "Eka"}, timeout=10).json()
     page = open_page()
     as_player(page, guest)
     page.by("account-menu-button").click()
@@ -223,7 +224,9 @@ def test_the_leaderboard_lists_the_regulars(
         for i in range(rows.count())
     ]
     assert drawn == [(p["player_id"], p["rating"]) for p in board["players"]]
-    assert page.page.locator(".lb-row.mine").get_attribute("data-player") == regulars[1]["player_id"]
+    assert (
+        page.page.locator(".lb-row.mine").get_attribute("data-player") == regulars[1]["player_id"]
+    )
 
     # Ganda: nobody has rated sets there.
     page.by("leaderboard-tab", mode="ganda").click()
@@ -336,6 +339,11 @@ def test_a_rated_set_result_shows_each_players_rating_change(
 
     changes = page.by("rating-change")
     changes.first.wait_for()
+    # Every name at the table links to that player's profile, in another tab (the seat stays).
+    for seat, player in enumerate(table.players):
+        link = page.by("seat-name", seat=seat).locator("a.profile-link")
+        assert link.get_attribute("href") == f"/p/{player['player_id']}"
+        assert link.get_attribute("target") == "_blank"
     ratings = httpx.get(
         f"{e2e_server.base_url}/api/rooms/{table.code}/sets/1/ratings", timeout=10
     ).json()
@@ -343,7 +351,9 @@ def test_a_rated_set_result_shows_each_players_rating_change(
     expected = {p["seat"]: p["change"] for p in ratings["players"]}
     assert len(expected) == 4
     drawn = {
-        int(changes.nth(i).get_attribute("data-seat")): int(changes.nth(i).get_attribute("data-change"))
+        int(changes.nth(i).get_attribute("data-seat")): int(
+            changes.nth(i).get_attribute("data-change")
+        )
         for i in range(changes.count())
     }
     assert drawn == expected
