@@ -232,7 +232,7 @@ function setRow(entry) {
       h('span', { class: 'set-facts' },
         h('span', { class: `mode-pill mode-${entry.mode}` }, entry.preset === 'klasik' ? t('create.preset.klasik') : modeLabel(entry.mode)),
         h('span', { class: 'muted small' }, formatDate(entry.ended_at || entry.started_at, true)),
-        entry.points !== null && entry.points !== undefined ? h('span', { class: 'muted small' }, t('profile.set.points', { n: entry.points })) : null),
+        entry.points !== null && entry.points !== undefined ? h('span', { class: 'muted small' }, (entry.points === 1 ? t('profile.set.points.one') : t('profile.set.points', { n: entry.points }))) : null),
       change !== null && change !== undefined
         ? h('span', { class: `rating-change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`, 'data-testid': 'profile-set-change', 'data-change': change }, signed(change))
         : h('span', { class: 'rating-change none' }, ''),
