@@ -363,3 +363,7 @@ def test_a_rated_set_result_shows_each_players_rating_change(
         sign = "+" if change > 0 else "\u2212" if change < 0 else ""
         assert re.search(rf"{re.escape(sign)}{abs(change)}\b", text), text
     save_screenshot(page.page, "rated-set-result")
+    page.page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.by("rating-changes").scroll_into_view_if_needed()
+    no_horizontal_scroll(page)
+    save_screenshot(page.page, "rated-set-result-phone")
