@@ -64,6 +64,7 @@ async def usable_rooms(
                 code=room.code,
                 share_link=share_link(base_url, room.code),
                 status=room.status,  # type: ignore[arg-type]  # DB check
+                host_id=room.host_id,
                 host_name=hosts.get(room.host_id, ""),
                 settings=RoomSettings.model_validate(with_defaults(room.settings)),
                 seats_taken=len(taken),

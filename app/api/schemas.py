@@ -175,6 +175,7 @@ class RoomSummary(BaseModel):
     code: str
     share_link: str
     status: RoomStatus
+    host_id: str
     host_name: str
     settings: RoomSettings
     seats_taken: int

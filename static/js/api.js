@@ -13,7 +13,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, { auth = true } = {}) {
+export async function request(method, path, body, { auth = true } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const player = loadPlayer();
@@ -56,6 +56,17 @@ export async function ensureGuest(name) {
   const clean = String(name || '').trim();
   const saved = loadPlayer();
   if (saved && saved.token && saved.name === clean) return saved;
+  if (saved && saved.token && saved.player_id) {
+    // A new name for the same player (history, rating and account kept), not a new guest.
+    try {
+      const me = await request('PATCH', '/api/players/me', { name: clean });
+      const player = { name: (me && me.name) || clean, token: saved.token, player_id: saved.player_id };
+      savePlayer(player);
+      return player;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+    }
+  }
   const data = await request('POST', '/api/guests', { name: clean }, { auth: false });
   const player = {
     name: (data && data.name) || clean,

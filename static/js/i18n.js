@@ -3,6 +3,7 @@
 // dictionaries on purpose: that is how players say them.
 
 import { loadLang, saveLang } from './storage.js';
+import * as accountStrings from './i18n_accounts.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -648,7 +649,7 @@ const en = {
   'replay.copy': 'Copy a link to this moment',
 };
 
-export const DICTIONARIES = { id, en };
+export const DICTIONARIES = { id: { ...id, ...accountStrings.id }, en: { ...en, ...accountStrings.en } };
 export const LANGS = ['id', 'en'];
 
 let current = pickInitial();

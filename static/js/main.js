@@ -1,4 +1,5 @@
-// Boot, routing (/, /r/{code} and /replay/{set_id}), the render loop and the lobby's actions.
+// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard), the render loop
+// and the lobby's actions.
 
 import { replaceKeepingFocus, patchRegions } from './dom.js';
 import { t, onLangChange, lang } from './i18n.js';
@@ -13,6 +14,9 @@ import { roomView, isClosed } from './views/room.js';
 import { setCatalogue, defaultPreset, draftFor, quickplayChoices } from './presets.js';
 import { tableView } from './views/table.js';
 import { replayRoute, openReplay, closeReplay, replayView } from './views/replay.js';
+import { profileRoute, openProfile, closeProfile, profileView } from './views/profile.js';
+import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } from './views/leaderboard.js';
+import { initAccount, accountLayer } from './views/account.js';
 
 const LOBBY_REFRESH_MS = 4000;
 const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
@@ -22,6 +26,7 @@ const els = {
   banner: document.getElementById('banner-slot'),
   main: document.getElementById('main'),
   toasts: document.getElementById('toasts'),
+  account: document.getElementById('account-slot'),
 };
 
 let lobbyTimer = null;
@@ -34,6 +39,8 @@ let focusAfterRender = null;
 function parseRoute() {
   const replay = replayRoute(window.location.pathname);
   if (replay) return replay;
+  const page = profileRoute(window.location.pathname) || leaderboardRoute(window.location.pathname);
+  if (page) return page;
   const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
   return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
 }
@@ -47,7 +54,14 @@ function applyRoute(intent = null) {
   const route = parseRoute();
   state.route = route;
   if (route.name !== 'replay') closeReplay();
-  if (route.name === 'replay') {
+  if (route.name !== 'profile') closeProfile();
+  if (route.name !== 'leaderboard') closeLeaderboard();
+  if (route.name === 'profile' || route.name === 'leaderboard') {
+    stopLobbyPolling();
+    session.closeRoom();
+    if (route.name === 'profile') openProfile(route.id);
+    else openLeaderboard();
+  } else if (route.name === 'replay') {
     stopLobbyPolling();
     session.closeRoom();
     openReplay(route.id);
@@ -310,6 +324,7 @@ function render() {
   replaceKeepingFocus(els.topbar, topbar(state, navigate));
   renderBanner();
   replaceKeepingFocus(els.toasts, toasts(state.toasts));
+  if (els.account) replaceKeepingFocus(els.account, accountLayer());
 
   if (boardObserver) {
     boardObserver.disconnect();
@@ -318,7 +333,11 @@ function render() {
   redrawBoard = null;
   let after = null;
   let screen;
-  if (state.route.name === 'replay') {
+  if (state.route.name === 'profile') {
+    screen = profileView();
+  } else if (state.route.name === 'leaderboard') {
+    screen = leaderboardView();
+  } else if (state.route.name === 'replay') {
     const replay = replayView();
     screen = replay.node;
     after = () => {
@@ -392,6 +411,18 @@ function boot() {
     }
   });
   setInterval(tick, 200);
+  initAccount({
+    navigate,
+    // Another player on this browser (logged in or out): a table's socket says hello again.
+    identityChanged: () => {
+      if (state.room) {
+        const code = state.room.code;
+        session.closeRoom();
+        session.openRoom(code);
+      }
+      changed();
+    },
+  });
   loadPresets();
   applyRoute();
 }

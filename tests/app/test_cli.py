@@ -71,7 +71,7 @@ def test_serve_embedded_default(env: Path) -> None:
 
 
 async def test_client_pages(api: httpx.AsyncClient) -> None:
-    for path in ("/", "/r/ABC234"):
+    for path in ("/", "/r/ABC234", "/replay/41", "/p/" + "0" * 32, "/leaderboard"):
         response = await api.get(path)
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")

@@ -71,6 +71,8 @@ async def test_only_usable_rooms_are_listed(
     assert body["next_cursor"] is None
     by_code = {room["code"]: room for room in body["rooms"]}
     assert by_code[waiting]["seats_free"] == 2 and by_code[waiting]["humans_online"] == 1
+    # The host by id too: the lobby links the name to the host's profile.
+    assert by_code[waiting]["host_id"] == host.player_id and by_code[waiting]["host_name"] == "Host"
     assert by_code[playing]["status"] == "playing" and by_code[playing]["seats_free"] == 3
     # Activity moves a room up; presence going to zero takes it off.
     await set_online(app, waiting, humans=2)

@@ -5,6 +5,7 @@ import { t, has, toggleLang, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { enter } from '../anim.js';
 import { seatCount } from '../presets.js';
+import { accountBar } from './account.js';
 
 export function errorText(code, message) {
   if (code && has(`err.${code}`)) return t(`err.${code}`, { message: message || code });
@@ -71,9 +72,7 @@ export function topbar(state, navigate) {
     }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, brandMark()), h('span', { class: 'brand-name' }, t('app.name'))),
     room ? h('span', { class: 'topbar-code', 'aria-label': `${t('room.code')} ${room.code}` }, room.code) : null,
     h('span', { class: 'topbar-spacer' }),
-    state.player && state.player.name
-      ? h('span', { class: 'topbar-player', 'data-testid': 'player-name' }, state.player.name)
-      : null,
+    accountBar(),
     langToggle(),
   ];
 }

@@ -4,6 +4,7 @@
 import { h } from '../dom.js';
 import { t, lang } from '../i18n.js';
 import { modeLabel, lengthLabel } from './common.js';
+import { profileLink } from './profile.js';
 import {
   presetNames, fieldOf, fieldKeys, choicesOf, rangeOf, fieldShown, draftFor, payloadFor,
   joinBotsDefault, quickplayChoices,
@@ -444,6 +445,13 @@ function tablesCard(state, act) {
     }, state.lobby.more ? t('tables.loading') : t('tables.more')) : null);
 }
 
+/** "Budi's table", the name a link to the host's profile. */
+function hostLine(room) {
+  if (!room.hostId) return t('tables.host', { name: room.hostName });
+  const [before, after = ''] = t('tables.host').split('{name}');
+  return [before, profileLink(room.hostId, room.hostName), after];
+}
+
 function roomRow(room, act) {
   const s = room.settings;
   const total = room.seats.length;
@@ -452,7 +460,7 @@ function roomRow(room, act) {
   return h('li', { class: 'room-row', 'data-testid': 'room-row', 'data-code': room.code, 'data-status': room.status },
     h('div', { class: 'room-main' },
       h('div', { class: 'room-title' },
-        h('span', { class: 'room-name' }, room.hostName ? t('tables.host', { name: room.hostName }) : room.code),
+        h('span', { class: 'room-name' }, room.hostName ? hostLine(room) : room.code),
         h('span', { class: `status-pill status-${room.status}` }, t(`status.${room.status}`) || room.status),
         room.quickplay ? h('span', { class: 'status-pill status-quick', 'data-testid': 'room-quick' }, t('tables.quick')) : null),
       h('div', { class: 'room-facts' },

@@ -7,6 +7,7 @@ import { parseTile, teamIndexOf } from '../game.js';
 import { seatLabel } from './common.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
+import { ratingChanges } from './setratings.js';
 
 const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
 
@@ -161,6 +162,7 @@ function setResultBlock(view, ctx) {
     h('p', { class: 'set-title' }, icon('trophy'), ' ', t('set.title')),
     h('p', { class: 'set-winner' }, text),
     sr.deals ? h('p', { class: 'muted small' }, t('set.deals', { n: sr.deals })) : null,
+    ratingChanges(ctx),
     view.preset === 'klasik' ? h('ol', { class: 'set-totals', 'data-testid': 'set-totals' },
       (sr.scores.length ? sr.scores : view.scores).map((score, i) => h('li', {
         class: sr.winners.includes(i) ? 'winner' : '',

@@ -8,6 +8,7 @@ import {
   choiceSelect, visibilityFields, hasKlasikOptions, knownFields,
 } from './lobby.js';
 import { icon } from '../icons.js';
+import { profileLink } from './profile.js';
 import { choicesOf, quickplayLike } from '../presets.js';
 
 export function roomView(state, act) {
@@ -249,7 +250,7 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
     h('div', { class: 'seat-card-text' },
       h('div', { class: 'muted small' }, t('seat.n', { n: seat.seat + 1 }), team ? ' · ' : '',
         team ? h('span', { class: 'nowrap' }, t('room.team', { t: team })) : null),
-      h('div', { class: 'seat-card-name', 'data-testid': 'seat-card-name' }, name),
+      h('div', { class: 'seat-card-name', 'data-testid': 'seat-card-name' }, seat.player_id ? profileLink(seat.player_id, name, { newTab: true }) : name),
       h('div', { class: 'badges' },
         mine ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
         seat.player_id && seat.player_id === info.hostId ? h('span', { class: 'badge', 'data-testid': 'host-badge' }, t('seat.host')) : null,

@@ -12,6 +12,7 @@ import { seatLabel, modeLabel, initials, takeableSeats } from './common.js';
 import { resultPanel } from './results.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
+import { profileLink } from './profile.js';
 
 export function tableView(state, act) {
   const room = state.room;
@@ -186,7 +187,7 @@ function seatPanel(i, ctx) {
       }, h('span', { class: 'sr-only' }, connected === false ? t('seat.offline') : t('seat.online')))
       : null),
   h('div', { class: 'seat-meta' },
-    h('div', { class: 'seat-name', 'data-testid': 'seat-name', 'data-seat': i }, name),
+    h('div', { class: 'seat-name', 'data-testid': 'seat-name', 'data-seat': i }, entry.player_id ? profileLink(entry.player_id, name, { newTab: true }) : name),
     h('div', { class: 'seat-badges' },
       i === ctx.me ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
       partner === i ? h('span', { class: 'badge badge-partner', 'data-testid': 'partner-badge' }, t('seat.partner')) : null,
