@@ -470,7 +470,8 @@ def deal_result(
     )
     pips = counts if not rules.counts else tuple(mask_pips(h) for h in hands)
     left_over = facts.set_aside
-    if facts.boneyard:  # what nobody drew
+    if facts.boneyard:  # what nobody drew: neither in a hand nor on the line
+        left_over &= ~(pos.board | 1 << i)
         for h in hands:
             left_over &= ~h
     return DealResult(
