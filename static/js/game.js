@@ -107,6 +107,8 @@ export function normView(raw) {
     start: typeof raw.start === 'string' ? raw.start : null,
     startIndex,
     setAside: typeof raw.set_aside === 'number' ? raw.set_aside : 0,
+    boneyard: typeof raw.boneyard === 'number' ? raw.boneyard : null, // Draw Domino only
+    stuck: typeof raw.stuck === 'string' ? raw.stuck : null,
     discards: Array.isArray(raw.discards) ? raw.discards.map(tileKey) : null,
     discardCounts: Array.isArray(raw.discard_counts) ? raw.discard_counts.slice() : zeros.slice(),
     mode: raw.mode === 'ganda' ? 'ganda' : 'tunggal',
@@ -301,6 +303,19 @@ export function applyEvent(game, msg, now, viewer) {
       }
       view.turn = clock ? clock.seat : null;
       effects.push({ kind: 'discarded', seat, tile: key, auto: Boolean(ev.auto) });
+      break;
+    }
+    case 'drew': {
+      // Draw Domino: a tile off the boneyard, face down; only the drawer's own event names it.
+      const seat = ev.seat;
+      if (typeof seat === 'number') {
+        view.counts = view.counts.slice();
+        view.counts[seat] = (view.counts[seat] || 0) + 1;
+      }
+      if (typeof ev.boneyard === 'number') view.boneyard = view.setAside = ev.boneyard;
+      const key = ev.tile ? tileKey(ev.tile) : null;
+      if (key && seat === viewer && view.hand && !view.hand.includes(key)) view.hand = [...view.hand, key];
+      effects.push({ kind: 'drew', seat, tile: key, left: ev.boneyard });
       break;
     }
     case 'passed':
