@@ -244,7 +244,10 @@ export function applyEvent(game, msg, now, viewer) {
         view.ends = [view.line[0][0], view.line[0][1]];
         view.startIndex = 0;
       }
-      if (typeof ev.set_aside === 'number') view.setAside = ev.set_aside;
+      if (typeof ev.set_aside === 'number') {
+        view.setAside = ev.set_aside;
+        if (view.stuck === 'draw') view.boneyard = ev.set_aside; // Draw Domino: all of it is left
+      }
       view.discards = view.hand ? [] : null;
       view.discardCounts = view.counts.map(() => 0);
       view.turn = typeof ev.opener === 'number' ? ev.opener : clock ? clock.seat : null;
