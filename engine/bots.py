@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from engine import core
 from engine.deal import Move
-from engine.determinize import knowledge, opening_of, rules_of, sample, value
+from engine.determinize import boneyard_of, knowledge, opening_of, rules_of, sample, value
 from engine.errors import NoLegalMove
 from engine.tiles import (
     BALAK_MASK,
@@ -186,9 +186,19 @@ class HardBot:
         rounds = max(1, self.playouts // len(options))
         for _ in range(rounds):
             hands, discards = sample(k, rng)
+            pile = boneyard_of(k, hands, rng) if rules.draws else None
             for j, first in enumerate(options):
                 points = core.play_out(
-                    rules, list(hands), list(discards), k.left, k.right, k.me, opening, rand, first
+                    rules,
+                    list(hands),
+                    list(discards),
+                    k.left,
+                    k.right,
+                    k.me,
+                    opening,
+                    rand,
+                    first,
+                    None if pile is None else list(pile),
                 )
                 totals[j] += value(rules, k.me, points)
             if clock is not None and clock() > deadline:

@@ -167,6 +167,29 @@ def next_seat(
     return -1
 
 
+def next_drawing(
+    hands: list[int], fit: int, after: tuple[int, ...], stock: list[int], draws: list[int]
+) -> int:
+    """Draw rules: who moves next, from the seats ``after`` in turn order; -1 for a lock.
+
+    Each seat in turn that cannot place draws from the front of ``stock`` (tile indices, in
+    dealt order) until it draws a tile that fits, then it moves; with the stock empty it
+    passes. ``hands`` and ``stock`` change in place; every draw is appended to ``draws`` as
+    ``seat * 32 + tile``. A line nobody can play on is a lock only once the stock is empty:
+    until then a stuck seat draws.
+    """
+    for s in after:
+        if hands[s] & fit:
+            return s
+        while stock:
+            i = stock.pop(0)
+            hands[s] |= 1 << i
+            draws.append(s * 32 + i)
+            if fit >> i & 1:
+                return s
+    return -1
+
+
 def pick_random(
     hand: int, left: int, right: int, opening: int, rand: Callable[[], float]
 ) -> tuple[int, int]:
@@ -252,17 +275,23 @@ def play_out(
     opening: int,
     rand: Callable[[], float],
     first: tuple[int, int] | None = None,
+    stock: list[int] | None = None,
 ) -> tuple[int, ...]:
     """Play a deal to its end from a position with uniformly random moves; the points.
 
     ``seat`` is to move (it can place, or must discard); ``left`` < 0 before the opening,
     ``opening`` then masks the tiles it may open with. ``first``: the (tile, end code) that
     ``seat`` plays first, a legal one; random when None. ``hands`` and ``discards`` are
-    changed in place. The same placements, turn order and scoring as ``play``, with no states
-    or events: it is what the hard bot's simulations run.
+    changed in place. ``stock``: under draw rules, the boneyard in drawing order (changed in
+    place). The same placements, turn order and scoring as ``play``, with no states or
+    events: it is what the hard bot's simulations run.
     """
     order = turn_order(rules.players, rules.direction)
     discard = rules.discard
+    drawing = rules.draws
+    if stock is None:
+        stock = []
+    draws: list[int] = []
     while True:
         hand = hands[seat]
         if left >= 0 and not hand & FIT[left][right]:
@@ -291,7 +320,10 @@ def play_out(
         hands[seat] = hand = hand & ~(1 << i)
         if not hand:
             return outcome(rules, "domi", seat, i, code, before_l, before_r, hands, discards)[3]
-        nxt = next_seat(hands, FIT[left][right], order[seat], discard)
+        if drawing:
+            nxt = next_drawing(hands, FIT[left][right], order[seat], stock, draws)
+        else:
+            nxt = next_seat(hands, FIT[left][right], order[seat], discard)
         if nxt < 0:
             return outcome(rules, "kandang", seat, i, code, left, right, hands, discards)[3]
         seat = nxt

@@ -172,6 +172,8 @@ class DealFacts(NamedTuple):
     order: tuple[tuple[int, ...], ...]  # order[s]: the seats in turn order after s, s last
     set_aside: int  # mask of the tiles set aside unseen (Klasik)
     start: tuple[int, int] | None  # the face-up start tile as drawn (left, right), or None
+    # Draw rules: the set-aside tiles in dealt order, the boneyard (drawn from the front).
+    boneyard: tuple[int, ...] = ()
 
 
 class Position(NamedTuple):
@@ -285,11 +287,15 @@ def new_deal(
     direction: int = 1,
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
+    boneyard: tuple[int, ...] = (),
 ) -> tuple[DealFacts, Position]:
-    """A deal before its first move. ``start``: the face-up start tile as drawn (left, right)."""
+    """A deal before its first move. ``start``: the face-up start tile as drawn (left, right).
+
+    ``boneyard``: under draw rules, the set-aside tiles in drawing order.
+    """
     order = core.turn_order(players, direction)
     facts = DealFacts(
-        number, seed, redeals, first, additional, opener, hands, order, set_aside, start
+        number, seed, redeals, first, additional, opener, hands, order, set_aside, start, boneyard
     )
     if start is None:
         pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
@@ -299,6 +305,16 @@ def new_deal(
         board = 1 << INDEX[left][right]
         pos = Position(hands, line, left, right, board, opener, (), (0,) * players, (), None)
     return facts, pos
+
+
+def stock(facts: DealFacts, pos: Position) -> list[int]:
+    """The boneyard still face down (tile indices, next draw first); empty unless drawing."""
+    if not facts.boneyard:
+        return []
+    taken = pos.board
+    for h in pos.hands:
+        taken |= h
+    return [i for i in facts.boneyard if not taken >> i & 1]
 
 
 def start_of(facts: DealFacts) -> str | None:
@@ -318,7 +334,9 @@ def deal_started_event(facts: DealFacts) -> Event:
             "opener": facts.opener,
             "hands": [names(h) for h in facts.dealt],
             "start": start_of(facts),
-            "set_aside": names(facts.set_aside),
+            "set_aside": (
+                [NAMES[i] for i in facts.boneyard] if facts.boneyard else names(facts.set_aside)
+            ),
         },
     )
 
@@ -451,8 +469,13 @@ def deal_result(
         rules, how, seat, i, code, pos.left, pos.right, hands, pos.discards
     )
     pips = counts if not rules.counts else tuple(mask_pips(h) for h in hands)
+    left_over = facts.set_aside
+    if facts.boneyard:  # what nobody drew: neither in a hand nor on the line
+        left_over &= ~(pos.board | 1 << i)
+        for h in hands:
+            left_over &= ~h
     return DealResult(
-        end, result, winner, points, pips, hands, seat, i, counts, discards, facts.set_aside
+        end, result, winner, points, pips, hands, seat, i, counts, discards, left_over
     )
 
 
@@ -498,6 +521,13 @@ def play_tile(
     if not hand:
         result = deal_result(rules, facts, pos, "domi", seat, i, code, hands)
         turn = -1
+    elif rules.draws:
+        hands, turn, passes, more = draw_to_turn(
+            facts, pos, hands, board | 1 << i, left, right, seat, passes
+        )
+        events.extend(more)
+        if turn < 0:
+            result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
     else:
         after = facts.order[seat]
         turn = next_seat(hands, FIT[left][right], after, rules.discard)
@@ -513,6 +543,48 @@ def play_tile(
         ),
         events,
     )
+
+
+def draw_to_turn(
+    facts: DealFacts,
+    pos: Position,
+    hands: tuple[int, ...],
+    board: int,
+    left: int,
+    right: int,
+    seat: int,
+    passes: tuple[tuple[int, int, int], ...],
+) -> tuple[tuple[int, ...], int, tuple[tuple[int, int, int], ...], list[Event]]:
+    """Draw rules, after ``seat`` moved: stuck seats draw (``core.next_drawing``) or pass.
+
+    Returns the hands, the seat to move (-1: locked, the boneyard empty), the passes and the
+    ``drew``/``passed`` events in the order they happen. ``pos`` is the position before the
+    move (for the boneyard: the board and hands then, which hold no boneyard tile either).
+    """
+    pile = stock(facts, pos._replace(hands=hands, board=board))
+    as_list = list(hands)
+    draws: list[int] = []
+    after = facts.order[seat]
+    turn = core.next_drawing(as_list, FIT[left][right], after, pile, draws)
+    left_in = len(pile) + len(draws)
+    events: list[Event] = []
+    for d in draws:
+        left_in -= 1
+        events.append(_new(Event, ("drew", (facts.number, d >> 5, NAMES[d & 31], left_in))))
+    more: list[tuple[int, int, int]] = []
+    if turn >= 0:  # the seats before it pass, each after its draws (a lock has no passes)
+        k = 0
+        out: list[Event] = []
+        for s in after:
+            while k < len(draws) and draws[k] >> 5 == s:
+                out.append(events[k])
+                k += 1
+            if s == turn:
+                break
+            more.append((s, left, right))
+            out.append(_new(Event, ("passed", (facts.number, s, left, right))))
+        events = out
+    return tuple(as_list), turn, (*passes, *more), events
 
 
 def _passes(
@@ -573,6 +645,12 @@ def open_turn(rules: RuleSet, facts: DealFacts, pos: Position) -> tuple[Position
     if pos.left < 0:
         return pos, []
     before = facts.order[facts.opener][-2] if len(pos.hands) > 1 else facts.opener
+    if rules.draws:
+        hands, turn, passes, events = draw_to_turn(
+            facts, pos, pos.hands, pos.board, pos.left, pos.right, before, ()
+        )
+        assert turn >= 0, "some seat can always play on the start tile"
+        return pos._replace(hands=hands, turn=turn, passes=passes), events
     after = facts.order[before]
     turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, rules.discard)
     assert turn >= 0, "some seat can always play on the start tile"

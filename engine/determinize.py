@@ -105,28 +105,25 @@ _RULES: dict[tuple[Any, ...], RuleSet] = {}
 def rules_of(view: dict[str, Any]) -> RuleSet:
     """The deal's rules as far as they change play, read from the view (cached).
 
-    PORDI: the mode. Klasik: players, the hand size (what a seat holds, discarded and placed),
-    the scoring; whether a stuck seat discards or passes shows once one has (discard until
-    then, the preset's default); the 0-0 option cannot be seen and counts as off.
+    PORDI: the mode. Klasik: players, the hand size (seven each is the deal with no start tile),
+    the scoring, what a stuck seat does (the view's ``stuck``); the 0-0 option cannot be
+    seen and counts as off.
     """
     if view["preset"] == "pordi":
         key: tuple[Any, ...] = ("pordi", view["mode"])
     else:
         n = view["players"]
-        placed = [0] * n
-        for e in view["line"]:
-            if e["seat"] is not None:
-                placed[e["seat"]] += 1
-        me = view["viewer"]
-        size = view["counts"][me] + (view.get("discard_counts") or [0] * n)[me] + placed[me]
-        discard = bool(view.get("discarded")) or not view["passes"]
-        key = ("klasik", n, size == 7 and n == 4, view["scoring"], discard)
+        seven = n == 4 and view["start"] is None  # only seven tiles each has no start tile
+        stuck = view.get("stuck")  # views older than the stuck option: guess from the moves
+        if stuck is None:
+            stuck = "discard" if view.get("discarded") or not view["passes"] else "pass"
+        key = ("klasik", n, seven, view["scoring"], stuck)
     rules = _RULES.get(key)
     if rules is None:
         if key[0] == "pordi":
             rules = pordi(key[1])
         else:
-            rules = klasik(key[1], seven_tiles=key[2], scoring=key[3], discard=key[4])
+            rules = klasik(key[1], seven_tiles=key[2], scoring=key[3], stuck=key[4])
         _RULES[key] = rules
     return rules
 
@@ -144,9 +141,19 @@ def value(rules: RuleSet, me: int, points: tuple[int, ...]) -> float:
     return -lead if rules.scoring == "penalty" else lead
 
 
+def boneyard_of(k: Knowledge, hands: list[int], rng: random.Random) -> list[int]:
+    """Draw rules: the unseen tiles no sampled hand holds, in a random drawing order."""
+    rest = k.unseen
+    for h in hands:
+        rest &= ~h
+    pile = list(bits(rest))
+    rng.shuffle(pile)
+    return pile
+
+
 def opening_of(view: dict[str, Any]) -> int:
     """The opening mask implied by the view's legal moves (only read before the first tile)."""
     return mask_of_names([o["tile"] for o in view["legal"]]) if view["ends"] is None else 0
 
 
-__all__ = ["Knowledge", "knowledge", "opening_of", "rules_of", "sample", "value"]
+__all__ = ["Knowledge", "boneyard_of", "knowledge", "opening_of", "rules_of", "sample", "value"]

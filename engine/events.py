@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-KINDS = ("redeal", "deal_started", "played", "passed", "discarded", "deal_ended", "set_ended")
+KINDS = (
+    "redeal",
+    "deal_started",
+    "played",
+    "passed",
+    "discarded",
+    "drew",
+    "deal_ended",
+    "set_ended",
+)
 # The kinds made on every move keep a compact tuple payload; ``data`` names its fields.
 # ``discarded`` (Klasik): ``tile`` is secret to the discarder until the deal ends; ``left`` and
 # ``right`` are the open ends it could not play on (public).
@@ -17,6 +26,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "played": ("deal_number", "seat", "tile", "end", "placed", "left", "right"),
     "passed": ("deal_number", "seat", "left", "right"),
     "discarded": ("deal_number", "seat", "tile", "left", "right"),
+    # ``drew`` (draw rules): ``tile`` is secret to the drawer until the deal ends; ``boneyard``
+    # is how many tiles are left to draw after it (public).
+    "drew": ("deal_number", "seat", "tile", "boneyard"),
 }
 
 

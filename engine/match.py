@@ -90,6 +90,7 @@ class Dealt(NamedTuple):
     start: tuple[int, int] | None  # the face-up start tile as drawn (low number on the left)
     set_aside: int  # mask of the tiles set aside unseen
     first_seat: int  # a random seat, drawn after the last shuffle: moves first when the rules say
+    rest: tuple[int, ...] = ()  # the set-aside tiles (indices) in dealt order: the boneyard
 
 
 _TILE_BITS = tuple(1 << i for i in range(COUNT))
@@ -135,6 +136,7 @@ def start_deal(state: MatchState, seed: int) -> tuple[MatchState, list[Event]]:
         opener=dealt.first_seat if random_first else None,
         start=dealt.start,
         set_aside=dealt.set_aside,
+        boneyard=dealt.rest,
     )
     return new_state, events + ev
 
@@ -160,7 +162,18 @@ def deal_tiles(rules: RuleSet, seed: int) -> Dealt:
         i = rest.pop(0).bit_length() - 1
         start = (LOW[i], HIGH[i])
     first_seat = int(rng.random() * rules.players)
-    return Dealt(hands, redeals, start, sum(rest), first_seat)
+    rest_order = tuple(b.bit_length() - 1 for b in rest)
+    return Dealt(hands, redeals, start, sum(rest), first_seat, rest_order)
+
+
+def _boneyard(rules: RuleSet, set_aside: int, order: tuple[int, ...] | None) -> tuple[int, ...]:
+    if not rules.draws:
+        return ()
+    if order is None:
+        return tuple(bits(set_aside))
+    if sum(1 << i for i in order) != set_aside or len(set(order)) != len(order):
+        raise BadScenario("the boneyard must be the set-aside tiles, each once")
+    return tuple(order)
 
 
 def deal_hands(rules: RuleSet, seed: int) -> tuple[tuple[int, ...], int]:
@@ -178,8 +191,11 @@ def begin_deal(
     opener: int | None = None,
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
+    boneyard: tuple[int, ...] | None = None,
 ) -> tuple[MatchState, list[Event]]:
     """Start a deal with the given hands (masks); shared by ``start_deal``, replay, scenarios.
+
+    ``boneyard``: draw rules only, the set-aside tiles in drawing order (default: canonical).
 
     ``opener``: on a first deal opened by a tile's holder it must be that holder (or None); on
     a first deal opened by a random seat it is that seat (required); on a later deal it is the
@@ -223,6 +239,7 @@ def begin_deal(
         direction=rules.direction,
         start=start,
         set_aside=set_aside,
+        boneyard=_boneyard(rules, set_aside, boneyard),
     )
     pos, passes = open_turn(rules, facts, pos)
     s = state

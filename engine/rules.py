@@ -24,6 +24,9 @@ DOMI_RESULTS = ("biasa", "balak", "ceki", "ceki_habis", "ceki_balak", "ceki_pala
 SCORINGS = ("fixed", "difference", "penalty")
 FIRST_OPENERS = ("holder", "random")  # first deal: holder of first_opening_tile / a random seat
 OPENING_LEADS = ("any", "balak")  # later deals without a start tile: what the leader opens with
+# A seat that cannot place: lays a tile face down ("discard", Gaple Klasik), passes ("pass",
+# Block Domino) or draws from the boneyard until it can place ("draw", Draw Domino).
+STUCK = ("discard", "pass", "draw")
 # How a set ends, from (scoring, mode): a table, not a branch.
 SET_GOALS: dict[tuple[str, str], str] = {
     ("fixed", "tunggal"): "most_after_deals",
@@ -43,7 +46,7 @@ PRESET_SCORINGS: dict[str, tuple[str, ...]] = {
 # Fields a preset fixes: the host's options cannot change them.
 PRESET_FIXED: dict[str, dict[str, Any]] = {
     "pordi": {
-        "discard": False,
+        "stuck": "pass",
         "face_up_start": False,
         "first_opener": "holder",
         "opening_lead": "any",
@@ -137,8 +140,9 @@ class RuleSet:
     # Later deals without a start tile: the previous winner opens with any tile ("any"), or must
     # lead a balak; without one the lead passes to the next seat in turn holding one ("balak").
     opening_lead: str = "any"
-    # A seat that cannot place a tile discards one face down (True) or passes (False).
-    discard: bool = False
+    # A seat that cannot place a tile: one of STUCK. Under "draw" the tiles left over after
+    # the deal (and the start tile) are the boneyard, drawn from the front in dealt order.
+    stuck: str = "pass"
     # Counting (scoring "difference"/"penalty"): 0-0 counts 25 unless its holder also holds
     # another blank tile, then 0.
     zero_zero_25: bool = False
@@ -162,6 +166,16 @@ class RuleSet:
         self.validate()
 
     # -- derived ---------------------------------------------------------------------------
+    @property
+    def discard(self) -> bool:
+        """A seat that cannot place discards a tile face down."""
+        return self.stuck == "discard"
+
+    @property
+    def draws(self) -> bool:
+        """A seat that cannot place draws from the boneyard (the tiles left over)."""
+        return self.stuck == "draw"
+
     @property
     def teams(self) -> bool:
         return self.mode == "ganda"
@@ -204,7 +218,9 @@ class RuleSet:
             raise BadRules(f"unknown preset {self.preset!r} (available: {', '.join(PRESETS)})")
         if self.mode not in MODES:
             raise BadRules(f"unknown mode {self.mode!r} (tunggal or ganda)")
-        for name in ("face_up_start", "discard", "zero_zero_25", "additional_game_on_tie"):
+        if self.stuck not in STUCK:
+            raise BadRules(f"stuck must be one of {list(STUCK)}, not {self.stuck!r}")
+        for name in ("face_up_start", "zero_zero_25", "additional_game_on_tie"):
             if not isinstance(getattr(self, name), bool):
                 raise BadRules(f"{name} must be true or false, not {getattr(self, name)!r}")
         shape = (self.players, self.hand_size)
@@ -229,6 +245,11 @@ class RuleSet:
             raise BadRules("a face-up start tile needs a tile left over after dealing")
         if not 0 <= self.set_aside_count <= MAX_SET_ASIDE:
             raise BadRules(f"at most {MAX_SET_ASIDE} tiles can be set aside")
+        if self.draws and self.set_aside_count < 1:
+            raise BadRules(
+                "stuck 'draw' needs a boneyard: with "
+                f"{self.hand_size} tiles each no tile is left over to draw"
+            )
         if self.first_opener not in FIRST_OPENERS:
             raise BadRules(f"first_opener must be one of {list(FIRST_OPENERS)}")
         if self.opening_lead not in OPENING_LEADS:
@@ -290,6 +311,7 @@ class RuleSet:
         if not isinstance(d, dict):
             raise BadRules(f"rules must be an object, not {d!r}")
         known = {f.name for f in fields(cls) if not f.name.startswith("_")}
+        d = _stuck_alias(d)
         unknown = sorted(set(d) - known)
         if unknown:
             raise BadRules(f"unknown rule option(s): {', '.join(unknown)}")
@@ -313,6 +335,20 @@ class RuleSet:
             raise BadRules(str(exc)) from exc
 
 
+def _stuck_alias(d: dict[str, Any]) -> dict[str, Any]:
+    """The old boolean ``discard`` (stored rooms and rules) read as ``stuck``."""
+    if "discard" not in d:
+        return d
+    d = dict(d)
+    flag = d.pop("discard")
+    if not isinstance(flag, bool):
+        raise BadRules(f"discard must be true or false, not {flag!r}")
+    stuck = "discard" if flag else "pass"
+    if d.setdefault("stuck", stuck) != stuck:
+        raise BadRules(f"discard = {flag} contradicts stuck = {d['stuck']!r}")
+    return d
+
+
 def pordi(
     mode: str = "tunggal", *, deals_per_set: int = 7, target_points: int = 7, **options: Any
 ) -> RuleSet:
@@ -331,7 +367,7 @@ def klasik(
     players: int = 4,
     *,
     seven_tiles: bool = False,
-    discard: bool = True,
+    stuck: str | None = None,
     zero_zero_25: bool = False,
     scoring: str = "difference",
     target_points: int = 100,
@@ -344,13 +380,17 @@ def klasik(
     ``players`` 4: six tiles each, one of the four left over starts the line face up, three are
     set aside. ``seven_tiles`` (4 players only): seven each, nothing left over, the 0-0 holder
     opens the first deal, later deals are led with a balak. ``players`` 5: five each, one of
-    the three left over starts the line, two are set aside. ``discard`` False: a seat that
-    cannot play passes instead of discarding. ``scoring``: "difference" (first to
+    the three left over starts the line, two are set aside. ``stuck``: a seat that cannot
+    play discards ("discard"), passes ("pass") or draws from the set-aside tiles ("draw"; not
+    with seven tiles; default "discard"); the old ``discard=True|False`` still reads as
+    ``stuck``. ``scoring``: "difference" (first to
     ``target_points``) or "penalty" (own counts over ``deals_per_set`` deals, lowest wins).
     """
-    for name, flag in (("seven_tiles", seven_tiles), ("discard", discard)):
-        if not isinstance(flag, bool):
-            raise BadRules(f"{name} must be true or false, not {flag!r}")
+    if not isinstance(seven_tiles, bool):
+        raise BadRules(f"seven_tiles must be true or false, not {seven_tiles!r}")
+    if "discard" in options:
+        given = {} if stuck is None else {"stuck": stuck}
+        stuck = _stuck_alias({"discard": options.pop("discard"), **given})["stuck"]
     if isinstance(players, bool) or players not in (4, 5):
         raise BadRules(f"klasik is played by 4 or 5 players, not {players!r}")
     if seven_tiles and players != 4:
@@ -377,7 +417,7 @@ def klasik(
         "mode": mode,
         "players": players,
         **shape,
-        "discard": discard,
+        "stuck": stuck or "discard",
         "zero_zero_25": zero_zero_25,
         "scoring": scoring,
         "target_points": target_points,

@@ -8,7 +8,8 @@ illegal or malformed one (then the next is run). Exit status: 0 when the file co
 
 Klasik additions to the format (docs/ENGINE_API.md): ``hands`` has ``rules.players`` seats of
 ``rules.hand_size`` tiles; ``start`` is the face-up start tile as drawn (``"5-2"``: left end
-5); ``set_aside`` (optional) lists the tiles set aside, which must be exactly the tiles left;
+5); ``set_aside`` (optional) lists the tiles set aside, which must be exactly the tiles left
+(under ``stuck: "draw"`` in the order they are drawn);
 ``opener`` is required on a first deal whose first mover is a random seat; a move is
 ``{"seat": s, "tile": "a-b", "end"?}`` or ``{"seat": s, "discard": "a-b"}``.
 
@@ -90,6 +91,14 @@ def _start(
     return start, set_aside
 
 
+def _boneyard(scenario: dict[str, Any]) -> tuple[int, ...] | None:
+    """Draw rules: the order of ``set_aside`` as written is the boneyard's, next draw first."""
+    given = scenario.get("set_aside")
+    if not isinstance(given, list):
+        return None
+    return tuple(parse_index(t) for t in given)
+
+
 def _move(raw: Any, k: int) -> tuple[int, Move]:
     if not isinstance(raw, dict) or "seat" not in raw or ("tile" in raw) == ("discard" in raw):
         raise BadScenario(
@@ -133,7 +142,10 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     if first and rules.first_opener == "random" and opener is None:
         raise BadScenario("the first deal's first mover is a random seat: give 'opener'")
     state = scenario_match(rules, first_deal=first, opener=opener)
-    state, _ = begin_deal(state, hands, opener=opener, start=start, set_aside=set_aside)
+    boneyard = _boneyard(scenario) if rules.draws else None
+    state, _ = begin_deal(
+        state, hands, opener=opener, start=start, set_aside=set_aside, boneyard=boneyard
+    )
     moves = scenario["moves"]
     if not isinstance(moves, list):
         raise BadScenario("moves must be a list")
@@ -159,6 +171,8 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     }
     if rules.counts:
         out["counts"] = list(result.counts)
+    if rules.draws:
+        out["boneyard"] = names(result.set_aside)  # the tiles nobody drew
     return out
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import NOBODY
-from engine.deal import DISCARD, DealState, placements, start_of
+from engine.deal import DISCARD, DealState, placements, start_of, stock
 from engine.events import Event
 from engine.match import MatchState
 from engine.scoring import classify_domi
@@ -74,6 +74,7 @@ def _public_view(state: MatchState) -> dict[str, Any]:
         "preset": rules.preset,
         "mode": rules.mode,
         "scoring": rules.scoring,
+        "stuck": rules.stuck,
         "players": n,
         "phase": state.phase,
         "deal_number": state.deal_number,
@@ -88,6 +89,7 @@ def _public_view(state: MatchState) -> dict[str, Any]:
         "line": [],
         "ends": None,
         "set_aside": 0,
+        "boneyard": None,
         "passes": [],
         "discards": None,
         "discard_counts": [0] * n,
@@ -103,7 +105,10 @@ def _public_view(state: MatchState) -> dict[str, Any]:
     out["line"] = _line(deal)
     if deal.left >= 0:
         out["ends"] = {"left": deal.left, "right": deal.right}
-    out["set_aside"] = deal.set_aside.bit_count()
+    if deal.facts.boneyard:  # draw rules: the set-aside tiles are the boneyard
+        out["set_aside"] = out["boneyard"] = len(stock(deal.facts, deal.pos))
+    else:
+        out["set_aside"] = deal.set_aside.bit_count()
     out["passes"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.passes]
     out["discard_counts"] = [d.bit_count() for d in deal.discards]
     out["discarded"] = [{"seat": s, "left": a, "right": b} for s, a, b in deal.discard_log]
@@ -137,6 +142,17 @@ def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
     kind = event.kind
     if kind in PUBLIC_EVENTS:
         return event.to_dict()
+    if kind == "drew":
+        data = event.data
+        if viewer is not None and viewer == data["seat"]:
+            return event.to_dict()
+        # Everyone else learns who drew and how many tiles are left, never the tile.
+        return {
+            "kind": kind,
+            "deal_number": data["deal_number"],
+            "seat": data["seat"],
+            "boneyard": data["boneyard"],
+        }
     if kind == "discarded":
         data = event.data
         if viewer is not None and viewer == data["seat"]:

@@ -37,6 +37,7 @@ from app.rooms.settings import (
     allow_join_bots_default,
     rule_settings,
     seat_count,
+    stuck_alias,
     with_defaults,
 )
 from app.store import players, rooms
@@ -303,7 +304,7 @@ async def change_settings(
     if room.quickplay:
         raise Conflict("a quick-play table keeps its settings", code="quickplay_room")
     changes = patch.model_dump(exclude_none=True)
-    current = dict(room.settings)
+    current = stuck_alias(room.settings)  # a row stored before `stuck` has `discard`
     if changes.get("preset", current.get("preset")) != current.get("preset"):
         for key in PRESET_DEPENDENT:  # the new preset's defaults, unless the patch sets them
             current.pop(key, None)

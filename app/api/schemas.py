@@ -5,10 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from app.rooms import settings as rs
-from app.rooms.settings import BotKind, CloseReason, Mode, Preset, QuickplayPreset, Scoring
+from app.rooms.settings import (
+    BotKind,
+    CloseReason,
+    Mode,
+    Preset,
+    QuickplayPreset,
+    Scoring,
+    Stuck,
+)
 
 # Literals rather than free strings, all from app/rooms/settings.py; combinations are checked by
 # the engine (app.api.lobby).
@@ -54,11 +62,20 @@ def _absent(value: object) -> bool:
     return value is None
 
 
+class _StuckAlias(_Strict):
+    """Reads the old ``discard: true|false`` as ``stuck`` ("discard" / "pass")."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _discard_is_stuck(cls, data: Any) -> Any:
+        return rs.stuck_alias(data) if isinstance(data, dict) and "discard" in data else data
+
+
 def _klasik(description: str) -> Any:
     return Field(default=None, exclude_if=_absent, description=f"Klasik only: {description}")
 
 
-class RoomSettings(_Strict):
+class RoomSettings(_StuckAlias):
     """A room's settings. What the host leaves out gets the preset's default when the room is
     created; the engine checks the combination (``rules_from_settings``)."""
 
@@ -94,8 +111,11 @@ class RoomSettings(_Strict):
     )
     players: Players | None = _klasik("4 (6 tiles each) or 5 (5 tiles each) seats; default 4")
     seven_tiles: bool | None = _klasik("4 players with 7 tiles each, 0-0 opens; default false")
-    discard: bool | None = _klasik(
-        "a seat that cannot place discards a tile face down (false: it passes); default true"
+    stuck: Stuck | None = _klasik(
+        'what a seat that cannot place does: "discard" (Gaple Klasik: lays a tile face down), '
+        '"pass" (Block Domino) or "draw" (Draw Domino: draws from the boneyard until it can '
+        'place, not with seven_tiles); default "discard". The old `discard: true|false` is '
+        'read as "discard" / "pass"'
     )
     zero_zero_25: bool | None = _klasik(
         "0-0 counts 25 unless its holder also holds another blank; default false"
@@ -106,7 +126,7 @@ class RoomSettings(_Strict):
     )
 
 
-class RoomSettingsPatch(_Strict):
+class RoomSettingsPatch(_StuckAlias):
     """Only the fields to change. A new preset resets target_points and the Klasik options to
     the new preset's defaults unless the same patch sets them."""
 
@@ -121,7 +141,7 @@ class RoomSettingsPatch(_Strict):
     chat: bool | None = None
     players: Players | None = None
     seven_tiles: bool | None = None
-    discard: bool | None = None
+    stuck: Stuck | None = None
     zero_zero_25: bool | None = None
     scoring: Scoring | None = None
 
@@ -209,6 +229,10 @@ class FieldSpec(BaseModel):
     )
     default_if_private: bool | None = Field(
         default=None, description="allow_join_bots: its default in a private room"
+    )
+    names: dict[str, str] | None = Field(
+        default=None,
+        description="stuck: the name of the game each choice makes (the client translates it)",
     )
 
 

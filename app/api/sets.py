@@ -39,6 +39,11 @@ class Ends(BaseModel):
     right: int | None
 
 
+class Drawn(BaseModel):
+    seat: int
+    tile: str = Field(description="Canonical, low-high")
+
+
 class MoveOut(BaseModel):
     seq: int = Field(description="1, 2, … within the deal")
     seat: int
@@ -51,6 +56,11 @@ class MoveOut(BaseModel):
     auto: bool = Field(description="Played by the turn clock, not the seat")
     at: datetime
     passes: list[int] = Field(description="Seats that passed, in order, right after this move")
+    draws: list[Drawn] = Field(
+        default_factory=list,
+        description="Draw Domino: the tiles stuck seats drew from the boneyard right after this "
+        "move, in order (the engine draws; revealed once the deal is over)",
+    )
 
 
 class Fairness(BaseModel):
@@ -73,7 +83,13 @@ class DealOut(BaseModel):
     redeals: int | None = None
     hands: list[list[str]] | None = Field(None, description="Each seat's tiles as dealt")
     start: str | None = Field(None, description="Klasik: the face-up start tile as drawn")
-    set_aside: list[str] | None = Field(None, description="Klasik: the tiles set aside")
+    set_aside: list[str] | None = Field(
+        None,
+        description="Klasik: the tiles set aside (Draw Domino: the boneyard, in drawing order)",
+    )
+    draws: list[Drawn] | None = Field(
+        None, description="Draw Domino: tiles drawn before the first move (a stuck first mover)"
+    )
     moves: list[MoveOut] | None = None
     result: dict[str, Any] | None = Field(
         None, description="The engine's `deal_ended` (end, result, winner, hands left, …)"

@@ -257,11 +257,15 @@ def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
     started = next(e for e in events if e["kind"] == "deal_started")
     ended = next(e for e in events if e["kind"] == "deal_ended")
     steps: list[dict[str, Any]] = []
+    opening_draws: list[dict[str, Any]] = []  # Draw Domino: a stuck first mover draws first
     for event in events:
         if event["kind"] in MOVE_KINDS:
             steps.append(event)
         elif event["kind"] == "passed" and steps:
             steps[-1].setdefault("passes", []).append(event["seat"])
+        elif event["kind"] == "drew":
+            drawn = {"seat": event["seat"], "tile": event["tile"]}
+            (steps[-1].setdefault("draws", []) if steps else opening_draws).append(drawn)
     moves = [_move(m, e) for m, e in zip(stored.moves, steps, strict=True)]
     result = {
         key: value
@@ -280,6 +284,7 @@ def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
         "hands": started["hands"],
         "start": started.get("start"),
         "set_aside": started.get("set_aside", []),
+        "draws": opening_draws,
         "moves": moves,
         "result": result,
         "points": ended["points"],
@@ -305,6 +310,7 @@ def _move(stored: Move, event: dict[str, Any]) -> dict[str, Any]:
         "auto": stored.auto,
         "at": stored.created_at,
         "passes": event.get("passes", []),
+        "draws": event.get("draws", []),
     }
 
 

@@ -26,6 +26,9 @@ Preset = Literal["pordi", "klasik"]
 Mode = Literal["tunggal", "ganda"]
 Players = Literal[4, 5]
 Scoring = Literal["difference", "penalty"]
+Stuck = Literal[
+    "discard", "pass", "draw"
+]  # engine RuleSet.stuck: what a seat that cannot place does
 TurnSeconds = Literal[15, 30, 60]  # RULES.md §1.6
 BotKind = Literal["easy", "normal", "hard"]  # engine.BOTS: the levels a host picks per seat
 # Names the bots had before the levels, still accepted (and stored as) their levels.
@@ -35,6 +38,14 @@ PRESETS: tuple[Preset, ...] = get_args(Preset)
 MODES: tuple[Mode, ...] = get_args(Mode)
 PLAYER_COUNTS: tuple[Players, ...] = get_args(Players)
 SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
+STUCK_CHOICES: tuple[Stuck, ...] = get_args(Stuck)
+# The three games of the Gaple family a Klasik room can be (the create form's named choices; the
+# client translates them under the same keys).
+STUCK_NAMES: dict[Stuck, str] = {
+    "discard": "Gaple Klasik",
+    "pass": "Block Domino",
+    "draw": "Draw Domino",
+}
 TURN_SECONDS: tuple[TurnSeconds, ...] = get_args(TurnSeconds)
 BOT_KINDS: tuple[BotKind, ...] = get_args(BotKind)
 
@@ -55,7 +66,7 @@ MAX_SEATS = max(PLAYER_COUNTS)  # the seats table allows 0..MAX_SEATS-1
 
 # The host's Klasik options (RULES.md §2). A PORDI room has none of them: they are absent from its
 # settings (and from the JSON), and sending one with preset "pordi" is a 422.
-KLASIK_OPTIONS = ("players", "seven_tiles", "discard", "zero_zero_25", "scoring")
+KLASIK_OPTIONS = ("players", "seven_tiles", "stuck", "zero_zero_25", "scoring")
 
 # What the host leaves out, by preset. PORDI's target (7, Ganda) must never reach Klasik (100).
 PRESET_DEFAULTS: dict[Preset, dict[str, Any]] = {
@@ -64,7 +75,7 @@ PRESET_DEFAULTS: dict[Preset, dict[str, Any]] = {
         "target_points": 100,
         "players": 4,
         "seven_tiles": False,
-        "discard": True,
+        "stuck": "discard",
         "zero_zero_25": False,
         "scoring": "difference",
     },
@@ -83,7 +94,7 @@ RULE_KEYS = (
     "mode",
     "players",
     "seven_tiles",
-    "discard",
+    "stuck",
     "zero_zero_25",
     "scoring",
     "deals_per_set",
@@ -97,8 +108,20 @@ QUICKPLAY_MODES: tuple[Mode, ...] = MODES
 QUICKPLAY_TURN_SECONDS: tuple[TurnSeconds, ...] = TURN_SECONDS
 
 
+def stuck_alias(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings with the old boolean ``discard`` (rooms stored before ``stuck``) as ``stuck``."""
+    out = dict(settings)
+    flag = out.pop("discard", None)
+    if isinstance(flag, bool) and out.get("stuck") is None:
+        out["stuck"] = "discard" if flag else "pass"
+    elif flag is not None:
+        out["discard"] = flag  # not a boolean, or beside stuck: left for validation to refuse
+    return out
+
+
 def rule_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has."""
+    settings = stuck_alias(settings)
     return {key: settings[key] for key in RULE_KEYS if settings.get(key) is not None}
 
 
@@ -130,8 +153,9 @@ def new_room_defaults(
 
 
 def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored room's settings with what older rows lack (``allow_join_bots``) filled in."""
-    settings = dict(stored)
+    """A stored room's settings with what older rows lack (``allow_join_bots``) filled in, and
+    their ``discard`` flag read as ``stuck``."""
+    settings = stuck_alias(stored)
     if settings.get("allow_join_bots") is None:
         settings["allow_join_bots"] = allow_join_bots_default(
             bool(settings.get("public", DEFAULT_PUBLIC))
@@ -162,10 +186,13 @@ def _fields(preset: Preset) -> list[dict[str, Any]]:
     target_when = {"mode": ["ganda"]} if preset == "pordi" else {"scoring": ["difference"]}
     fields = [_choice("mode", PRESET_MODES[preset], defaults["mode"])]
     if preset == "klasik":
+        # The game itself comes first, the other options under it: Gaple Klasik, Block Domino
+        # or Draw Domino (no draw with seven tiles: the engine refuses it, a 422 on `stuck`).
+        stuck = {**_choice("stuck", STUCK_CHOICES, defaults["stuck"]), "names": dict(STUCK_NAMES)}
+        fields.insert(0, stuck)
         fields += [
             _choice("players", PLAYER_COUNTS, defaults["players"]),
             _flag("seven_tiles", defaults["seven_tiles"], when={"players": [4]}),
-            _flag("discard", defaults["discard"]),
             _flag("zero_zero_25", defaults["zero_zero_25"]),
             _choice("scoring", SCORINGS, defaults["scoring"]),
         ]

@@ -162,7 +162,7 @@ export function normRoom(raw) {
   const given = src.settings && typeof src.settings === 'object' ? src.settings : src;
   const settings = {};
   for (const key of ['preset', 'mode', 'turn_seconds', 'deals_per_set', 'target_points', 'public',
-    'allow_join_bots', 'chat', 'players', 'seven_tiles', 'discard', 'zero_zero_25', 'scoring']) {
+    'allow_join_bots', 'chat', 'players', 'seven_tiles', 'stuck', 'zero_zero_25', 'scoring']) {
     if (given[key] !== undefined && given[key] !== null) settings[key] = given[key];
   }
   const listed = Array.isArray(src.seats) ? src.seats : [];

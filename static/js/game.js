@@ -107,6 +107,8 @@ export function normView(raw) {
     start: typeof raw.start === 'string' ? raw.start : null,
     startIndex,
     setAside: typeof raw.set_aside === 'number' ? raw.set_aside : 0,
+    boneyard: typeof raw.boneyard === 'number' ? raw.boneyard : null, // Draw Domino only
+    stuck: typeof raw.stuck === 'string' ? raw.stuck : null,
     discards: Array.isArray(raw.discards) ? raw.discards.map(tileKey) : null,
     discardCounts: Array.isArray(raw.discard_counts) ? raw.discard_counts.slice() : zeros.slice(),
     mode: raw.mode === 'ganda' ? 'ganda' : 'tunggal',
@@ -242,7 +244,10 @@ export function applyEvent(game, msg, now, viewer) {
         view.ends = [view.line[0][0], view.line[0][1]];
         view.startIndex = 0;
       }
-      if (typeof ev.set_aside === 'number') view.setAside = ev.set_aside;
+      if (typeof ev.set_aside === 'number') {
+        view.setAside = ev.set_aside;
+        if (view.stuck === 'draw') view.boneyard = ev.set_aside; // Draw Domino: all of it is left
+      }
       view.discards = view.hand ? [] : null;
       view.discardCounts = view.counts.map(() => 0);
       view.turn = typeof ev.opener === 'number' ? ev.opener : clock ? clock.seat : null;
@@ -301,6 +306,19 @@ export function applyEvent(game, msg, now, viewer) {
       }
       view.turn = clock ? clock.seat : null;
       effects.push({ kind: 'discarded', seat, tile: key, auto: Boolean(ev.auto) });
+      break;
+    }
+    case 'drew': {
+      // Draw Domino: a tile off the boneyard, face down; only the drawer's own event names it.
+      const seat = ev.seat;
+      if (typeof seat === 'number') {
+        view.counts = view.counts.slice();
+        view.counts[seat] = (view.counts[seat] || 0) + 1;
+      }
+      if (typeof ev.boneyard === 'number') view.boneyard = view.setAside = ev.boneyard;
+      const key = ev.tile ? tileKey(ev.tile) : null;
+      if (key && seat === viewer && view.hand && !view.hand.includes(key)) view.hand = [...view.hand, key];
+      effects.push({ kind: 'drew', seat, tile: key, left: ev.boneyard });
       break;
     }
     case 'passed':

@@ -43,7 +43,7 @@ export function openRoom(code, intent = null) {
     game: emptyGame(),
     pending: null,
     choosing: null,
-    flashes: { pass: {}, auto: {}, discard: {} },
+    flashes: { pass: {}, auto: {}, discard: {}, draw: {} },
     settingsError: null,
     resultHidden: false,
     busy: false,
@@ -329,6 +329,16 @@ function showEffect(room, effect, me) {
           : t('announce.discarded', { name: name(effect.seat) }));
       }
       break;
+    case 'drew': {
+      // Draw Domino: the seat's badge counts this turn's draws; the boneyard chip pulses.
+      room.flashes.draw = room.flashes.draw || {};
+      const before = room.flashes.draw[effect.seat];
+      flash(room.flashes.draw, effect.seat, { n: before ? before.value.n + 1 : 1 }, PASS_SHOW_MS);
+      announce(effect.tile
+        ? t('announce.drew_tile', { tile: effect.tile, n: effect.left })
+        : t('announce.drew', { name: name(effect.seat), n: effect.left }));
+      break;
+    }
     case 'passed':
       flash(room.flashes.pass, effect.seat, true, PASS_SHOW_MS);
       announce(t('announce.passed', { name: name(effect.seat) }));
@@ -336,7 +346,7 @@ function showEffect(room, effect, me) {
     case 'deal_started':
       room.resultHidden = false;
       room.choosing = null;
-      room.flashes = { pass: {}, auto: {}, discard: {} };
+      room.flashes = { pass: {}, auto: {}, discard: {}, draw: {} };
       announce(t('announce.deal_started', { n: effect.dealNumber }));
       break;
     case 'deal_ended':

@@ -260,3 +260,40 @@ async def test_a_klasik_set_shows_the_start_tile_set_aside_and_discards(
             discards += len(own)
         assert deal["points"] == closed["points"] and deal["result"]["counts"] == closed["counts"]
     print(f"klasik: {discards} discards over {len(body['deals'])} deals")
+
+
+async def test_a_draw_domino_set_shows_who_drew_what(
+    live_table: Any, api: Any, clock: FakeClock
+) -> None:
+    table: LiveTable = await live_table(
+        seats=4,
+        seed=1,
+        preset="klasik",
+        players=4,
+        stuck="draw",
+        scoring="penalty",
+        deals_per_set=3,
+    )
+    await play_set(table, clock)
+    body = (await api.get(f"/api/sets/{table.table.core.set_id}")).json()
+    ended = seen_by(table, 0, "deal_ended")
+    drawn_total = 0
+    for deal, closed in zip(body["deals"], ended, strict=True):
+        draws = deal["draws"] + [d for m in deal["moves"] for d in m["draws"]]
+        # Drawn from the front of the boneyard, in its stored order; what is left is revealed.
+        boneyard = deal["set_aside"]
+        assert [d["tile"] for d in draws] == boneyard[: len(draws)]
+        assert sorted(boneyard[len(draws) :]) == sorted(closed["set_aside"])
+        for seat in range(4):  # each seat's own socket was told its own draws, in order
+            own = [
+                e["tile"]
+                for e in seen_by(table, seat, "drew")
+                if e["deal_number"] == deal["number"] and e["seat"] == seat
+            ]
+            assert own == [d["tile"] for d in draws if d["seat"] == seat]
+            # Dealt + drawn - placed = what the seat held at the end.
+            held = set(deal["hands"][seat]) | {d["tile"] for d in draws if d["seat"] == seat}
+            held -= {m["tile"] for m in deal["moves"] if m["seat"] == seat}
+            assert held == set(closed["hands"][seat])
+        drawn_total += len(draws)
+    assert drawn_total > 0

@@ -27,7 +27,7 @@ KLASIK_DEFAULTS = {
     "public": True,
     "players": 4,
     "seven_tiles": False,
-    "discard": True,
+    "stuck": "discard",
     "zero_zero_25": False,
     "scoring": "difference",
     "allow_join_bots": True,
@@ -96,12 +96,14 @@ async def test_pordi_rooms_have_no_klasik_options(api: httpx.AsyncClient, host: 
     [
         {"players": 5},
         {"seven_tiles": True},
-        {"discard": False},
+        {"stuck": "pass"},
+        {"stuck": "draw"},
+        {"players": 5, "stuck": "draw"},
         {"zero_zero_25": True},
         {"scoring": "penalty", "deals_per_set": 3},
         {"target_points": 250},
         {"target_points": 1000, "turn_seconds": 60, "public": False},
-        {"players": 5, "discard": False, "zero_zero_25": True, "scoring": "penalty"},
+        {"players": 5, "stuck": "pass", "zero_zero_25": True, "scoring": "penalty"},
     ],
 )
 async def test_each_klasik_option(
@@ -122,7 +124,11 @@ async def test_each_klasik_option(
         ({"preset": "klasik", "players": 5, "seven_tiles": True}, "seven_tiles", "4-player"),
         # Klasik options in a PORDI room.
         ({"players": 5}, "players", "klasik"),
-        ({"preset": "pordi", "discard": False}, "discard", "klasik"),
+        ({"preset": "pordi", "stuck": "pass"}, "stuck", "klasik"),
+        ({"preset": "pordi", "discard": False}, "stuck", "klasik"),
+        # Draw Domino needs a boneyard: none with seven tiles each.
+        ({"preset": "klasik", "seven_tiles": True, "stuck": "draw"}, "stuck", "boneyard"),
+        ({"preset": "klasik", "stuck": "sometimes"}, "stuck", ""),
         ({"seven_tiles": True, "mode": "ganda"}, "seven_tiles", "klasik"),
         # Out of range for the preset, or not a value at all.
         ({"target_points": 100}, "target_points", "1..99"),
@@ -167,7 +173,7 @@ def test_every_engine_refusal_names_a_field() -> None:
     )
     # Resolving fills the preset's defaults, never PORDI's 7 for Klasik.
     resolved = lobby.resolve_settings(RoomSettings(preset="klasik"))
-    assert resolved.target_points == 100 and resolved.discard is True
+    assert resolved.target_points == 100 and resolved.stuck == "discard"
 
 
 async def test_patch_to_klasik_and_back(
@@ -185,12 +191,17 @@ async def test_patch_to_klasik_and_back(
     assert changed.json()["settings"] == KLASIK_DEFAULTS
     assert app.state.live.calls[-1] == ("seats_changed", room["id"])  # the table shows it
 
-    changed = await patch({"players": 5, "discard": False, "target_points": 30})
+    changed = await patch({"players": 5, "stuck": "pass", "target_points": 30})
     assert changed.status_code == 200, changed.text
     settings = changed.json()["settings"]
-    assert settings == {**KLASIK_DEFAULTS, "players": 5, "discard": False, "target_points": 30}
+    assert settings == {**KLASIK_DEFAULTS, "players": 5, "stuck": "pass", "target_points": 30}
     assert len(changed.json()["seats"]) == 5
-    assert (await patch({"turn_seconds": 30})).json()["settings"]["discard"] is False
+    assert (await patch({"turn_seconds": 30})).json()["settings"]["stuck"] == "pass"
+    # The old flag is still read, as the stuck choice it names.
+    assert (await patch({"discard": True})).json()["settings"]["stuck"] == "discard"
+    assert (await patch({"stuck": "draw"})).json()["settings"]["stuck"] == "draw"
+    assert _error(await patch({"seven_tiles": True}), 422, "invalid")["field"] == "seven_tiles"
+    await patch({"stuck": "pass"})
 
     error = _error(await patch({"players": 5, "seven_tiles": True}), 422, "invalid")
     assert error["field"] == "seven_tiles"
@@ -212,6 +223,20 @@ async def test_patch_to_klasik_and_back(
     assert _error(await patch({"preset": "pordi", "target_points": 150}), 422, "invalid")[
         "field"
     ] == ("target_points")
+
+
+async def test_the_old_discard_flag_is_read_as_stuck(
+    api: httpx.AsyncClient, app: Any, host: Guest
+) -> None:
+    room = await create(api, host, preset="klasik", discard=False)
+    assert room["settings"] == {**KLASIK_DEFAULTS, "stuck": "pass"}
+    # A row stored before the stuck option keeps its game (app/rooms/settings.stuck_alias).
+    from app.rooms.settings import rule_settings, with_defaults
+
+    old = {k: v for k, v in KLASIK_DEFAULTS.items() if k != "stuck"}
+    assert with_defaults({**old, "discard": False})["stuck"] == "pass"
+    assert rule_settings({**old, "discard": True})["stuck"] == "discard"
+    assert RoomSettings.model_validate(with_defaults({**old, "discard": False})).stuck == "pass"
 
 
 # --- five seats -------------------------------------------------------------------------------

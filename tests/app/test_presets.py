@@ -79,6 +79,15 @@ async def test_presets_shape(api: httpx.AsyncClient) -> None:
     assert fields["allow_join_bots"]["default_if_private"] is False
     assert fields["rated"] == {"key": "rated", "type": "bool", "default": False}
     kfields = {f["key"]: f for f in klasik["fields"]}
+    # The three games of the family, named, above the other Klasik options.
+    assert klasik["fields"][0] == {
+        "key": "stuck",
+        "type": "choice",
+        "choices": ["discard", "pass", "draw"],
+        "default": "discard",
+        "names": {"discard": "Gaple Klasik", "pass": "Block Domino", "draw": "Draw Domino"},
+    }
+    assert klasik["defaults"]["stuck"] == "discard"
     assert kfields["mode"]["choices"] == ["tunggal"]
     assert kfields["players"]["choices"] == [4, 5]
     assert kfields["target_points"]["max"] == 1000

@@ -41,7 +41,7 @@ def test_klasik_set_five_seats_with_discards(open_page):
     assert host.by("create-target-points").input_value() == "100"  # difference scoring default
     host.by("create-players").select_option("5")
     assert host.by("create-seven-tiles").is_disabled()  # 4 players only
-    assert host.by("create-discard").is_checked()
+    assert host.by("create-stuck-discard").get_attribute("aria-checked") == "true"  # Gaple Klasik
     host.by("create-scoring").select_option("penalty")
     host.by("create-deals-per-set").fill("2")
     host.by("create-turn-seconds").select_option("60")

@@ -7,10 +7,12 @@ import random
 import pytest
 
 from engine import BOTS, HardBot, RuleSet, klasik, new_match, play, pordi, start_deal, view
+from engine.deal import stock
 from engine.determinize import knowledge, rules_of, sample
 
 PRESETS = [pordi("tunggal"), pordi("ganda"), klasik(4), klasik(5), klasik(4, seven_tiles=True),
-           klasik(4, discard=False), klasik(4, scoring="penalty")]  # fmt: skip
+           klasik(4, discard=False), klasik(4, scoring="penalty"), klasik(4, stuck="draw"),
+           klasik(5, stuck="draw")]  # fmt: skip
 
 
 def positions(rules: RuleSet, seeds: range) -> list[tuple[object, int]]:
@@ -51,7 +53,10 @@ def test_sampled_worlds_agree_with_everything_the_view_shows(rules: RuleSet) -> 
                 assert dealt & (hands[s] | discards[s]) == 0  # no tile twice
                 dealt |= hands[s] | discards[s]
             set_aside = k.unseen & ~dealt
-            assert set_aside.bit_count() == deal.set_aside.bit_count()
+            face_down = (
+                len(stock(deal.facts, deal.pos)) if rules.draws else deal.set_aside.bit_count()
+            )
+            assert set_aside.bit_count() == face_down  # under draw rules: the boneyard left
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=lambda r: f"{r.preset}-{r.mode}-{r.players}")
@@ -65,9 +70,7 @@ def test_the_rules_that_change_play_are_read_from_the_view(rules: RuleSet) -> No
             rules.hand_size,
         )
         assert (seen.scoring, seen.face_up_start) == (rules.scoring, rules.face_up_start)
-        deal = state.deal  # type: ignore[attr-defined]
-        if deal.passes or deal.discard_log:  # a stuck seat has shown what the rules do
-            assert seen.discard == rules.discard
+        assert seen.stuck == rules.stuck  # the view says what a stuck seat does
 
 
 def test_the_hard_bot_plays_legal_moves_from_the_view_alone() -> None:

@@ -22,6 +22,7 @@ from engine import (
     start_deal,
     view,
 )
+from engine.deal import stock
 from engine.match import begin_deal, scenario_match
 from tests.engine.conftest import play_random_deal, rebuild
 
@@ -165,6 +166,7 @@ def test_core_play_out_matches_the_public_path() -> None:
     points must be exactly the public path's, PORDI and Klasik (discards, counts) alike.
     """
     presets = [pordi("tunggal"), pordi("ganda"), klasik(4), klasik(5), klasik(4, discard=False)]
+    presets += [klasik(4, stuck="draw"), klasik(5, stuck="draw")]
     for rules in presets:
         for seed in range(120):
             state, _ = start_deal(new_match(rules), seed)
@@ -180,6 +182,7 @@ def test_core_play_out_matches_the_public_path() -> None:
                 pos.turn,
                 opening,
                 random.Random(seed).random,
+                stock=stock(facts, pos),
             )
             state, _ = play_random_deal(new_match(rules), seed, random.Random(seed))
             r = state.last_result

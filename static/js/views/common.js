@@ -34,7 +34,8 @@ export function lengthLabel(settings) {
     const length = settings.scoring === 'penalty'
       ? dealsText(settings.deals_per_set)
       : t('tables.target', { n: settings.target_points });
-    return `${players} · ${length}${settings.discard === false ? '' : ` · ${t('klasik.discard')}`}`;
+    const stuck = settings.stuck || (settings.discard === false ? 'pass' : 'discard');
+    return `${t(`stuck.${stuck}`)} · ${players} · ${length}`;
   }
   return settings.mode === 'ganda'
     ? t('tables.target', { n: settings.target_points })

@@ -2,7 +2,7 @@
 // Every choice list and default comes from the server's presets (../presets.js).
 
 import { h } from '../dom.js';
-import { t, lang } from '../i18n.js';
+import { t, lang, has } from '../i18n.js';
 import { modeLabel, lengthLabel } from './common.js';
 import { profileLink } from './profile.js';
 import {
@@ -146,6 +146,7 @@ export function klasikFields(prefix, d, set, errors) {
   const onlyHint = only && only.players ? t('klasik.seven_tiles.only', { n: only.players.join('/') }) : null;
   return h('fieldset', { class: 'field klasik-options', 'data-testid': `${prefix}-klasik-options` },
     h('legend', { class: 'field-label' }, t('klasik.options')),
+    stuckChoice(prefix, d, set, errors),
     h('div', { class: 'field-row' },
       fieldOf(d.preset, 'players') ? choiceSelect(prefix, 'players', d, t('klasik.players'),
         (n) => t('klasik.players.n', { n }), (n) => set('players', n, true), errors) : null,
@@ -153,8 +154,29 @@ export function klasikFields(prefix, d, set, errors) {
         (k) => t(`klasik.scoring.${k}`), (k) => set('scoring', k, true), errors) : null,
       lengthField(prefix, d, set, errors)),
     check('seven_tiles', t('klasik.seven_tiles'), onlyHint),
-    check('discard', t('klasik.discard'), t('klasik.discard.hint')),
     check('zero_zero_25', t('klasik.zero_zero_25'), null));
+}
+
+/** The game itself (the `stuck` field): Gaple Klasik, Block Domino or Draw Domino, each named
+ * in the page's language (the server's English name when the page has none) with a hint. */
+function stuckChoice(prefix, d, set, errors) {
+  const field = fieldOf(d.preset, 'stuck');
+  if (!field) return null;
+  const names = field.names || {};
+  const label = (c) => (has(`stuck.${c}`) ? t(`stuck.${c}`) : names[c] || c);
+  return h('div', { class: 'field stuck-field', role: 'radiogroup', 'aria-label': t('stuck.label') },
+    h('span', { class: 'field-label' }, t('stuck.label')),
+    h('div', { class: 'segmented stuck-choices' }, field.choices.map((c) => h('button', {
+      type: 'button',
+      class: `seg${d.stuck === c ? ' active' : ''}`,
+      role: 'radio',
+      'aria-checked': String(d.stuck === c),
+      'data-testid': `${prefix}-stuck-${c}`,
+      'data-focus': `${prefix}-stuck-${c}`,
+      onClick: () => set('stuck', c, true),
+    }, h('span', { class: 'seg-name' }, label(c)),
+    has(`stuck.${c}.hint`) ? h('span', { class: 'seg-hint' }, t(`stuck.${c}.hint`)) : null))),
+    fieldError(errors, 'stuck'));
 }
 
 /** Whether a preset has the Klasik options (its fields say so, not its name). */

@@ -201,12 +201,20 @@ function dealEvents(deal, upto) {
     counts: deal.hands.map((hand) => hand.length),
     turn: deal.moves.length ? deal.moves[0].seat : null,
   }];
+  // Draw Domino: each draw as the table showed it (the boneyard shrinks, the drawer's count grows).
+  let boneyard = deal.set_aside.length;
+  const drawsOf = (draws, turn) => (draws || []).forEach((d) => {
+    boneyard -= 1;
+    messages.push({ kind: 'drew', deal_number: deal.number, seat: d.seat, tile: d.tile, boneyard, turn });
+  });
+  drawsOf(deal.draws, deal.moves.length ? deal.moves[0].seat : null);
   deal.moves.slice(0, upto).forEach((m, i) => {
     const next = deal.moves[i + 1];
     const common = { deal_number: deal.number, seat: m.seat, tile: m.tile, left: m.ends.left, right: m.ends.right, auto: m.auto };
     messages.push(m.end === 'discard'
       ? { kind: 'discarded', ...common, turn: next ? next.seat : null }
       : { kind: 'played', ...common, end: m.end, placed: m.placed, turn: next ? next.seat : null });
+    drawsOf(m.draws, next ? next.seat : null);
   });
   if (upto >= deal.moves.length) {
     messages.push({ kind: 'deal_ended', deal_number: deal.number, ...deal.result, points: deal.points, scores: deal.scores, turn: null });
@@ -231,6 +239,7 @@ export function positionAt(data, dealIndex, upto) {
       mode: data.mode,
       preset: data.preset,
       scoring: data.rules && data.rules.scoring,
+      stuck: data.rules && data.rules.stuck,
       scores: before,
       line: [],
     }),
@@ -240,9 +249,11 @@ export function positionAt(data, dealIndex, upto) {
   }
   const hands = deal.hands.map((hand) => hand.slice());
   const discards = deal.hands.map(() => []);
+  for (const d of deal.draws || []) hands[d.seat].push(d.tile);
   for (const m of deal.moves.slice(0, upto)) {
     hands[m.seat] = hands[m.seat].filter((tile) => tile !== m.tile);
     if (m.end === 'discard') discards[m.seat].push(m.tile);
+    for (const d of m.draws || []) hands[d.seat].push(d.tile);
   }
   const last = upto > 0 ? deal.moves[upto - 1] : null;
   return {

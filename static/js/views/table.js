@@ -155,6 +155,7 @@ function seatPanel(i, ctx) {
   const pass = room.flashes.pass[i];
   const auto = room.flashes.auto[i];
   const discarded = (room.flashes.discard || {})[i];
+  const drawing = (room.flashes.draw || {})[i];
   const discards = view.discardCounts ? view.discardCounts[i] || 0 : 0;
   const rem = clockHere ? remainingMs(game, performance.now()) : null;
   const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;
@@ -200,7 +201,7 @@ function seatPanel(i, ctx) {
         'data-count': count,
         'aria-label': t('seat.tiles', { n: count }),
       }, h('span', { class: 'mini-back', 'aria-hidden': 'true' }, tileBackSvg()), h('span', { 'aria-hidden': 'true' }, String(count))),
-      ctx.klasik && (discards > 0 || (ctx.info && ctx.info.settings.discard))
+      ctx.klasik && (discards > 0 || (ctx.info && ctx.info.settings.stuck === 'discard'))
         ? h('span', {
           class: `discard-count${discards ? '' : ' none'}`,
           'data-testid': 'discard-count',
@@ -223,6 +224,12 @@ function seatPanel(i, ctx) {
     }, rem === null ? '' : String(Math.ceil(rem / 1000)))
     : null,
   pass ? flashBadge(`pass:${i}:${pass.at}`, { class: 'pass-badge', 'data-testid': 'pass-badge', 'data-seat': i }, t('pass')) : null,
+  drawing ? flashBadge(`draw:${i}:${drawing.at}`, {
+    class: 'pass-badge draw-badge',
+    'data-testid': 'draw-badge',
+    'data-seat': i,
+    'data-drawn': drawing.value.n,
+  }, h('span', { class: 'mini-back draw-fly', 'aria-hidden': 'true' }, tileBackSvg()), ` ${t('seat.drew')} ×${drawing.value.n}`) : null,
   discarded && !auto ? flashBadge(`discard:${i}:${discarded.at}`, { class: 'pass-badge discard-badge', 'data-testid': 'discard-badge', 'data-seat': i }, t('discard.badge')) : null,
   auto ? flashBadge(`auto:${i}:${auto.at}`, {
     class: 'auto-badge',
@@ -418,7 +425,14 @@ function klasikBoardInfo(ctx) {
       'data-tile': `${start[0]}-${start[1]}`,
       title: t('klasik.start.hint'),
     }, t('klasik.start', { tile: `${start[0]}-${start[1]}` })) : null,
-    view.setAside > 0 ? h('span', {
+    typeof view.boneyard === 'number' ? h('span', {
+      // Draw Domino: the boneyard, face down; a draw makes it pulse (the count is the snapshot's).
+      class: `klasik-chip boneyard${ctx.room && Object.keys(ctx.room.flashes.draw || {}).length ? ' drawing' : ''}`,
+      'data-testid': 'boneyard',
+      'data-count': view.boneyard,
+      'aria-label': t('klasik.boneyard', { n: view.boneyard }),
+    }, h('span', { class: 'backs-inline', 'aria-hidden': 'true' }, Array.from({ length: view.boneyard }, () => tileBackSvg())),
+    h('span', { 'aria-hidden': 'true' }, t('klasik.boneyard', { n: view.boneyard }))) : view.setAside > 0 ? h('span', {
       class: 'klasik-chip set-aside',
       'data-testid': 'set-aside',
       'data-count': view.setAside,

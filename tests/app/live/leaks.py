@@ -7,6 +7,8 @@ Klasik (RULES.md §2, docs/RULES_CHOICES.md K2, K21): the face-up start tile nam
 ``deal_started.start`` is on the line, so public. A discard is laid face down: its ``discarded``
 event names the tile to the discarder only (it was in its own hand), everyone else learns only the
 seat and the ends; the set-aside tiles are only a number. Both are revealed when the deal ends.
+Draw Domino (``stuck: "draw"``): a ``drew`` event names the tile to the drawer only, which adds it
+to the drawer's hand; everyone else learns the seat and how many tiles the boneyard has left.
 """
 
 from __future__ import annotations
@@ -76,6 +78,12 @@ def assert_no_leaks(messages: list[dict[str, Any]], seat: int | None) -> int:
                 assert _canonical(event["tile"]) in own, (seat, message)
             else:
                 assert "tile" not in event, (seat, message)
+        if event is not None and event["kind"] == "drew":  # Draw Domino: a face-down draw
+            if event["seat"] == seat:  # now in its own hand
+                own.add(_canonical(event["tile"]))
+            else:
+                assert "tile" not in event, (seat, message)
+                assert isinstance(event["boneyard"], int), message  # only how many are left
         if _reveals(message):
             revealed = True
         if message["type"] == "snapshot":

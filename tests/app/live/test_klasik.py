@@ -280,6 +280,9 @@ async def play_until_set_over(live: LiveTable, clock: FakeClock, limit: int = 60
         {"players": 4, "target_points": 15},
         {"players": 4, "seven_tiles": True, "target_points": 15},
         {"players": 5, "discard": False, "target_points": 15},
+        {"players": 5, "stuck": "pass", "target_points": 15},
+        {"players": 4, "stuck": "draw", "target_points": 15},
+        {"players": 5, "stuck": "draw", "target_points": 15},
         {"players": 5, "zero_zero_25": True, "scoring": "penalty", "deals_per_set": 2},
     ],
 )
@@ -296,15 +299,21 @@ async def test_each_option_plays_a_set_to_its_stored_result(
     assert {k: v for k, v in game_set.result.items() if k != "kind"} == result
     assert game_set.rules["preset"] == "klasik"
     assert game_set.rules["players"] == options["players"]
-    assert game_set.rules["discard"] is options.get("discard", True)
+    stuck = options.get("stuck", "discard" if options.get("discard", True) else "pass")
+    assert game_set.rules["stuck"] == stuck
     assert [scores[s] for s in range(options["players"])] == result["scores"]
     if options.get("scoring") == "penalty":
         assert result["winner"] == min(range(options["players"]), key=lambda s: result["scores"][s])
     else:
         assert max(result["scores"]) >= options["target_points"]
     moves = await stored_moves(app)
-    if options.get("discard", True) is False:
+    if stuck != "discard":
         assert all(m.end != "discard" for m in moves)
+    drew = [f["event"] for f in live.probes[0].of_type("event") if f["event"]["kind"] == "drew"]
+    if stuck == "draw":  # the engine drew for stuck seats; seat 0 saw each draw, not each tile
+        assert drew and all(("tile" in e) == (e["seat"] == 0) for e in drew)
+    else:
+        assert not drew
     for viewer, probe in enumerate(live.probes):
         assert assert_no_leaks(probe.frames, viewer) >= 1
 
