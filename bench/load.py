@@ -70,7 +70,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-try:  # the engine's bot, as the issue asks; a plain uniform pick from "legal" otherwise
+try:  # the engine's bot, as the benchmark intends; a plain uniform pick from "legal" otherwise
     from engine import BOTS
 
     _BOT: Any = BOTS["random"]
