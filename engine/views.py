@@ -137,34 +137,26 @@ def _seat_view(state: MatchState, public: dict[str, Any], viewer: int | None) ->
     return out
 
 
+# The events whose tile only their own seat sees, and what every other viewer is told of them.
+_SEAT_PRIVATE: dict[str, tuple[str, ...]] = {
+    "drew": ("deal_number", "seat", "boneyard"),
+    "discarded": ("deal_number", "seat", "left", "right"),
+}
+
+
 def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
     """The event as ``viewer`` may see it, or None when it may not see it at all."""
     kind = event.kind
     if kind in PUBLIC_EVENTS:
         return event.to_dict()
-    if kind == "drew":
+    shown = _SEAT_PRIVATE.get(kind)
+    if shown is not None:
         data = event.data
         if viewer is not None and viewer == data["seat"]:
             return event.to_dict()
-        # Everyone else learns who drew and how many tiles are left, never the tile.
-        return {
-            "kind": kind,
-            "deal_number": data["deal_number"],
-            "seat": data["seat"],
-            "boneyard": data["boneyard"],
-        }
-    if kind == "discarded":
-        data = event.data
-        if viewer is not None and viewer == data["seat"]:
-            return event.to_dict()
-        # Everyone else learns who discarded on which ends, never the tile.
-        return {
-            "kind": kind,
-            "deal_number": data["deal_number"],
-            "seat": data["seat"],
-            "left": data["left"],
-            "right": data["right"],
-        }
+        # Everyone else learns who drew or discarded (how many tiles are left, on which ends),
+        # never the tile.
+        return {"kind": kind, **{key: data[key] for key in shown}}
     if kind == "deal_started":
         # Built from the public fields only: the seed, the other hands and the set-aside
         # tiles stay on the server.
