@@ -35,6 +35,7 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
+SHUFFLE_CHECK = "shuffle IN ('seed', 'fair')"
 STATUS_CHECK = "status IN ({})".format(", ".join(f"'{status}'" for status in ROOM_STATUSES))
 
 
@@ -57,6 +58,9 @@ class Player(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Set by an operator: a banned player's tokens stop working.
+    banned_at: Mapped[datetime | None]
+    banned_reason: Mapped[str | None] = mapped_column(String(200))
 
 
 class Room(Base):
@@ -120,15 +124,24 @@ class GameSet(Base):
 
 
 class Deal(Base):
-    """One deal of a set; the seed lets the shuffle be replayed exactly."""
+    """One deal of a set, and what replays its shuffle exactly.
+
+    ``shuffle`` names the shuffle that dealt it: ``'seed'`` (the engine's seeded shuffle, from
+    ``seed``) or ``'fair'`` (docs/FAIRNESS.md, from ``secret``, published when the deal ends).
+    """
 
     __tablename__ = "deals"
-    __table_args__ = (UniqueConstraint("set_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("set_id", "number"),
+        CheckConstraint(SHUFFLE_CHECK, name="shuffle"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     set_id: Mapped[int] = mapped_column(ForeignKey("game_sets.id", ondelete="CASCADE"))
     number: Mapped[int]
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    shuffle: Mapped[str] = mapped_column(String(8), default="seed", server_default="seed")
+    secret: Mapped[str | None] = mapped_column(String(64))
     opener: Mapped[int]
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
