@@ -80,3 +80,45 @@ async def test_a_seq_the_set_never_had_gets_a_resync(live_table: Any) -> None:
     kinds = [f["type"] for f in back.frames]
     assert kinds[:3] == ["welcome", "resync", "snapshot"]
     assert back.of_type("resync")[0]["missed"] == 0
+
+
+async def _play_on_without(live: LiveTable, clock: FakeClock, gone: int, events: int) -> None:
+    """Moves (the clock's for the absent seat) until ``events`` more events were sent."""
+    target = len(live.table.events) + events
+    for turn in range(4 * events):  # bounded: every turn sends at least one event
+        if len(live.table.events) >= target:
+            return
+        if live.table.state.turn == gone:
+            clock.advance(15.0)
+            await live.settle()
+            continue
+        probe = to_move(live)
+        option = probe.view["legal"][0]
+        move = Play(type="play", move_id=f"w{turn}", tile=option["tile"], end=option["end"])
+        await live.table.request(probe.conn, move)
+        await live.settle()
+    raise AssertionError("the deal sent fewer events than the test needs")
+
+
+@pytest.mark.parametrize("missed", [WINDOW, WINDOW + 1])
+async def test_the_window_decides_between_every_missed_event_and_a_resync(
+    live_table: Any, clock: FakeClock, missed: int
+) -> None:
+    live: LiveTable = await live_table()
+    gone = (live.table.state.turn + 1) % 4
+    live.table.gone(live.probes[gone].conn)
+    await live.settle()
+    await _play_on_without(live, clock, gone, missed)
+    last_seen = len(live.table.events) - missed  # exactly ``missed`` events after this seq
+
+    back = await _come_back(live, gone, last_seen)
+    kinds = [f["type"] for f in back.frames]
+    if missed <= WINDOW:  # every missed event, in order, then the snapshot
+        assert kinds[0] == "welcome" and "resync" not in kinds
+        seqs = [f["seq"] for f in back.of_type("event")]
+        assert seqs == list(range(last_seen + 1, last_seen + missed + 1))
+    else:  # further behind than the window: an explicit resync, no partial replay
+        assert kinds[:3] == ["welcome", "resync", "snapshot"]
+        assert back.of_type("resync")[0]["missed"] == missed
+        assert back.of_type("event") == []
+    assert back.of_type("snapshot")[-1]["seq"] == len(live.table.events)
