@@ -4,8 +4,8 @@
   stop working (REST and WebSocket alike).
 * ``deals.shuffle``: which shuffle dealt the deal: ``'seed'`` (the engine's seeded shuffle, every
   deal stored before this revision) or ``'fair'`` (docs/FAIRNESS.md: SHA-256 of a secret drawn at
-  the deal's start). ``deals.secret`` holds that secret (64 lowercase hex characters); ``deals.seed``
-  becomes optional, since a fair deal has none.
+  the deal's start). ``deals.secret`` holds that secret (64 lowercase hex characters);
+  ``deals.seed`` becomes optional, since a fair deal has none.
 
 Revision ID: 0005
 Revises: 0004
@@ -31,9 +31,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("banned_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("banned_reason", sa.String(200), nullable=True))
     with op.batch_alter_table("deals") as batch:
-        batch.add_column(
-            sa.Column("shuffle", sa.String(8), nullable=False, server_default="seed")
-        )
+        batch.add_column(sa.Column("shuffle", sa.String(8), nullable=False, server_default="seed"))
         batch.add_column(sa.Column("secret", sa.String(64), nullable=True))
         batch.alter_column("seed", existing_type=sa.BigInteger(), nullable=True)
         batch.create_check_constraint(op.f(SHUFFLE), sa.text(SHUFFLES))
