@@ -61,7 +61,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_format=settings.log_format,
         level=args.log_level,
         node=app.state.node_id,
-        secrets=[settings.secret, _password(settings.database_url), settings.redis_url],
+        secrets=[
+            settings.secret,
+            _password(settings.database_url),
+            settings.redis_url,
+            settings.admin_token.get_secret_value() if settings.admin_token else None,
+        ],
     )
     if settings.migrate_on_start:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.

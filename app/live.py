@@ -6,7 +6,32 @@ real implementation lives in app/rooms/; ``create_app(live_factory=...)`` plugs 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    player_id: str | None
+    name: str | None
+    bot: str | None
+    connected: bool  # a socket of the seat's human is at the table
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A live table as operators see it (no tiles, no secrets)."""
+
+    room_id: str
+    code: str
+    status: str
+    phase: str  # ready | playing | deal_over | set_over (engine.MatchState.phase)
+    set_number: int  # 0 before the first set
+    deal_number: int  # 0 before the set's first deal
+    seats: tuple[SeatSummary, ...]
+    seat_sockets: int
+    spectators: int
 
 
 @runtime_checkable
@@ -21,8 +46,20 @@ class LiveTables(Protocol):
         """The room is closed (already committed; ``reason`` is its CloseReason): every socket
         gets ``{"type": "bye", "reason": "room_closed"}`` and is closed; the table stops."""
 
+    async def player_removed(self, room_id: str, player_id: str) -> None:
+        """An operator took the player off the room (already committed): the player's sockets at
+        its table get ``{"type": "bye", "reason": "removed"}`` and are closed; the table reloads
+        the room."""
+
+    async def player_banned(self, player_id: str) -> None:
+        """An operator banned the player (already committed): every socket of theirs, on every
+        node, gets ``{"type": "bye", "reason": "banned"}`` and is closed."""
+
     def spectator_count(self, room_id: str) -> int:
         """How many people watch the room right now (for the lobby)."""
+
+    def tables_here(self) -> list[TableSummary]:
+        """The tables this node runs (with several nodes: the ones it owns)."""
 
 
 class NullLiveTables:
@@ -37,5 +74,14 @@ class NullLiveTables:
     async def room_closed(self, room_id: str, reason: str) -> None:
         return None
 
+    async def player_removed(self, room_id: str, player_id: str) -> None:
+        return None
+
+    async def player_banned(self, player_id: str) -> None:
+        return None
+
     def spectator_count(self, room_id: str) -> int:
         return 0
+
+    def tables_here(self) -> list[TableSummary]:
+        return []

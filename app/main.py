@@ -15,8 +15,10 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from app.api import admin as admin_api
 from app.api import api_router, health
 from app.api import sets as history_api
+from app.api.auth import document_bans
 from app.api.errors import install_error_handlers, install_openapi, operation_id
 from app.api.ratelimit import Limiter, SocketCap, document_rate_limits, trust_proxy_headers
 from app.bus.redis import RedisBus
@@ -122,7 +124,9 @@ def create_app(
     app.include_router(health.probes)
     app.include_router(ws_router)
     app.include_router(history_api.router, prefix="/api")
+    app.include_router(admin_api.router, prefix="/api")
     document_rate_limits(app)
+    document_bans(app)
     _mount_client(app, STATIC_DIR)
     install_openapi(app)
     return app
@@ -192,7 +196,7 @@ def _redis_client(url: str | None) -> Any:
 
 def _mount_client(app: FastAPI, static_dir: Path) -> None:
     """The browser client: index.html for / and share links (/r/{code}, /replay/{set_id},
-    /p/{player_id}, /leaderboard), assets under /static."""
+    /p/{player_id}, /leaderboard; the operators' /admin), assets under /static."""
     index = static_dir / "index.html"
 
     async def client_page() -> Any:
@@ -206,6 +210,7 @@ def _mount_client(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/replay/{set_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/p/{player_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/leaderboard", client_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/admin", client_page, methods=["GET"], include_in_schema=False)
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")
 

@@ -39,6 +39,8 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
     )
     public_url: str | None = None  # base of share links; None: the request's own base URL
+    # The operators' bearer token for /api/admin (app/api/admin.py); None or empty: no admin API.
+    admin_token: SecretStr | None = None
     # Production only: the proxies whose X-Forwarded-For/-Proto are believed. uvicorn's own
     # variable (no GAPLE_ prefix), so one value serves the app and `uvicorn --proxy-headers`.
     forwarded_allow_ips: str = Field(
@@ -68,6 +70,7 @@ class Settings(BaseSettings):
     rate_seats: str = "60/minute"  # sit, leave, seat a bot
     rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
     rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
+    rate_admin: str = "60/minute"  # every /api/admin call, per address (checked before the token)
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -97,7 +100,13 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "rate_guests", "rate_rooms", "rate_quickplay", "rate_seats", "rate_login", "rate_login_user"
+        "rate_guests",
+        "rate_rooms",
+        "rate_quickplay",
+        "rate_seats",
+        "rate_login",
+        "rate_login_user",
+        "rate_admin",
     )
     @classmethod
     def _rate(cls, value: str) -> str:
@@ -115,6 +124,14 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         # GAPLE_REDIS_URL= (set but empty) means "not configured", as .env files write it.
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("admin_token", mode="before")
+    @classmethod
+    def _empty_token_is_none(cls, value: Any) -> Any:
+        # An empty or blank value turns the admin API off, as an unset one does.
         if isinstance(value, str) and not value.strip():
             return None
         return value

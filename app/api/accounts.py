@@ -16,9 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from app.api import lobby
 from app.api.auth import CurrentPlayer, hash_token, new_token
 from app.api.deps import SessionDep, SettingsDep
-from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound, Unauthorized
+from app.api.errors import (
+    ERROR_SCHEMA,
+    ApiError,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Unauthorized,
+)
 from app.api.ratelimit import limiter_of, rate_limit
-from app.players import accounts, profiles, sessions
+from app.players import accounts, bans, profiles, sessions
 from app.players.accounts import USERNAME_RULE, AccountError
 from app.players.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
 from app.players.ratings import DISPLAY_BASE, DISPLAY_SCALE
@@ -205,6 +213,7 @@ async def create_account(body: AccountIn, player: CurrentPlayer, session: Sessio
     status_code=status.HTTP_201_CREATED,
     responses={
         401: _err("`bad_credentials`: wrong username or password (the same for both)"),
+        403: _err("`banned`: an operator banned this account"),
         **BAD,
     },
     dependencies=[Depends(rate_limit("login"))],  # per client address
@@ -222,6 +231,8 @@ async def log_in(
         )
     except AccountError as error:
         raise _refused(error) from None
+    if bans.is_banned(player):  # its tokens would not work anyway: say why now
+        raise Forbidden("this player is banned", code="banned")
     token = new_token()
     await sessions.add_session(
         session, player_id=player.id, token_hash=hash_token(token, secret_key=settings.secret)

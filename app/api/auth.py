@@ -10,15 +10,17 @@ import hashlib
 import hmac
 import secrets
 from datetime import timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends
+from fastapi import Depends, FastAPI
+from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import SessionDep
-from app.api.errors import Unauthorized
-from app.players import sessions
+from app.api.errors import ERROR_SCHEMA, Forbidden, Unauthorized
+from app.api.ratelimit import _api_routes
+from app.players import bans, sessions
 from app.store import players
 from app.store.models import Player
 from app.store.types import utcnow
@@ -67,6 +69,8 @@ async def current_player(
     player = await authenticate_token(session, credentials.credentials)
     if player is None:
         raise Unauthorized("invalid or expired token", headers=challenge)
+    if bans.is_banned(player):
+        raise Forbidden("this player is banned", code="banned")
     if utcnow() - player.last_seen_at > LAST_SEEN_RESOLUTION:
         await players.touch_player(session, player=player)
         await session.commit()
@@ -74,3 +78,20 @@ async def current_player(
 
 
 CurrentPlayer = Annotated[Player, Depends(current_player)]
+
+
+def _needs_player(dependant: Dependant) -> bool:
+    return any(dep.call is current_player or _needs_player(dep) for dep in dependant.dependencies)
+
+
+_BANNED: dict[str, Any] = {
+    "description": "`banned`: an operator banned this player (or, on some routes, not allowed)",
+    "content": {"application/json": {"schema": ERROR_SCHEMA}},
+}
+
+
+def document_bans(app: FastAPI) -> None:
+    """Every route that authenticates a player may answer 403 ``banned``: say so in OpenAPI."""
+    for route in _api_routes(app.routes):
+        if _needs_player(route.dependant):
+            route.responses.setdefault(403, _BANNED)

@@ -52,6 +52,8 @@ ErrorCode = Literal[
     "quickplay_room",
     "set_in_progress",
     "not_playing",
+    # players and operators
+    "banned",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 

@@ -331,9 +331,17 @@ async def start(session: AsyncSession, *, room: Room, player: Player) -> None:
     await session.commit()
 
 
-async def close(session: AsyncSession, *, room: Room, player: Player) -> None:
+async def close(
+    session: AsyncSession,
+    *,
+    room: Room,
+    player: Player | None,
+    reason: lifecycle.CloseReason = "host_closed",
+) -> None:
+    """The host closes the room (``player``), or an operator (None, ``reason="admin"``)."""
+    by = player.id if player is not None else None
     with transition():
-        await lifecycle.close(session, room_id=room.id, reason="host_closed", by=player.id)
+        await lifecycle.close(session, room_id=room.id, reason=reason, by=by)
     await session.commit()
 
 

@@ -105,13 +105,22 @@ class RedisBus:
     def _channel(self, node_id: str) -> str:
         return f"{self.prefix}node:{node_id}"
 
+    @property
+    def _everyone(self) -> str:
+        return f"{self.prefix}nodes"
+
     def send(self, node_id: str, message: dict[str, Any]) -> None:
         """Queue a message for another node; one publisher task keeps them in order."""
         self._outbox.put_nowait((self._channel(node_id), message))
 
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Queue a message for every node that listens, this one included (in order with
+        ``send``'s)."""
+        self._outbox.put_nowait((self._everyone, message))
+
     async def start(self, handler: Handler) -> None:
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self._channel(self.node_id))
+        await pubsub.subscribe(self._channel(self.node_id), self._everyone)
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._listen(pubsub, handler), name="bus-listen"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from app.bus.redis import RedisBus
 from app.rooms import frames
@@ -83,6 +83,12 @@ class RemoteTable:
 
     async def room_closed(self) -> None:
         self.cluster.bus.send(self.owner, {"k": "room_closed", "room": self.room_id})
+
+    async def send_player_away(self, player_id: str, reason: Literal["removed", "banned"]) -> None:
+        self.cluster.bus.send(
+            self.owner,
+            {"k": "send_away", "room": self.room_id, "player": player_id, "reason": reason},
+        )
 
     def owner_lost(self) -> None:
         for conn in list(self.conns.values()):
@@ -161,6 +167,11 @@ class Cluster:
     def spectators(self, room_id: str) -> int:
         return self.spectator_cache.get(room_id, 0)
 
+    def player_banned(self, player_id: str) -> None:
+        # Every socket of a table is a Connection on the table's owner (a relayed one too), so
+        # each node sends away the player's sockets at the tables it owns.
+        self.bus.broadcast({"k": "banned", "player": player_id, "from": self.bus.node_id})
+
     def relay(self, room_id: str, owner: str) -> RemoteTable:
         table = self.remote.get(room_id)
         if table is None or table.owner != owner:
@@ -222,6 +233,13 @@ class Cluster:
             owned = self.manager.tables.get(message["room"])
             if owned is not None:
                 await owned.room_closed()
+        elif kind == "send_away":
+            owned = self.manager.tables.get(message["room"])
+            if owned is not None and message["reason"] in ("removed", "banned"):
+                await owned.send_player_away(str(message["player"]), message["reason"])
+        elif kind == "banned" and message.get("from") != self.bus.node_id:
+            # (the banning node has sent its own sockets away already)
+            await self.manager.send_player_away_here(str(message["player"]), "banned")
 
     async def _remote_join(self, message: dict[str, Any]) -> None:
         key, node, room_id = message["conn"], message["from"], message["room"]

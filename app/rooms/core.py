@@ -47,6 +47,7 @@ from app.rooms.effects import (
     RoomLoaded,
     Send,
     SendAway,
+    SendPlayerAway,
     SetCreated,
     StoreMove,
     Token,
@@ -110,6 +111,10 @@ def handle(state: TableState, command: Command, now: float) -> Result:
                 fx += _start_deal(state, now)
         case RoomChanged(started):
             fx.append(LoadRoom("started" if started else "changed"))
+        case SendPlayerAway():
+            if state.final:
+                return state, []
+            fx += seating.send_player_away(state, command)
         case RoomLoaded(room, purpose):
             fx += _room_loaded(state, room, purpose, now)
         case HostAway() | Unattended() | Abandoned() | Closed():

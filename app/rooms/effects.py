@@ -88,6 +88,15 @@ class Closed:
 
 
 @dataclass(frozen=True)
+class SendPlayerAway:
+    """An operator removed or banned the player (stored): their sockets here get ``bye``
+    ``reason`` and are closed, and the room is reloaded (their seat may have changed hands)."""
+
+    player_id: str
+    reason: Literal["removed", "banned"]
+
+
+@dataclass(frozen=True)
 class RoomLoaded:
     """Follow-up of LoadRoom."""
 
@@ -147,6 +156,7 @@ Command = (
     | Unattended
     | Abandoned
     | Closed
+    | SendPlayerAway
     | RoomLoaded
     | SetCreated
     | DealCreated

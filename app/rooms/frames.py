@@ -22,11 +22,13 @@ from app.rooms.store import RoomInfo
 
 MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
 
-ByeReason = Literal["draining", "table_moved", "room_closed", "replaced"]
+ByeReason = Literal["draining", "table_moved", "room_closed", "replaced", "removed", "banned"]
 # The close codes that follow a ``bye`` that means "do not reconnect" (docs/PROTOCOL.md); the
 # reconnect codes (1012, 1013) are in app/rooms/connection.py.
 CLOSE_ROOM_CLOSED = 4000
 CLOSE_REPLACED = 4001
+CLOSE_REMOVED = 4002  # an operator took the player off this table
+CLOSE_BANNED = 4003  # an operator banned the player
 
 
 class ClockInfo(TypedDict):

@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Literal
 
+from app.live import TableSummary
 from app.metrics import Metrics
 from app.rooms.clock import Clock
 from app.rooms.connection import Connection
@@ -191,6 +193,31 @@ class TableManager:
         if table is not None:
             await table.room_closed()
 
+    async def player_removed(self, room_id: str, player_id: str) -> None:
+        """An operator took the player off the room (stored): their sockets at its table, here
+        or on the owner node, get ``bye`` ``removed``; the table reloads the room."""
+        log.info("room %s: player %s removed", room_id, player_id)
+        table: Table | Relay | None = self.tables.get(room_id)
+        if table is None and self.cluster is not None:
+            table = await self.cluster.find_relay(room_id)
+        if table is not None:
+            await table.send_player_away(player_id, "removed")
+
+    async def player_banned(self, player_id: str) -> None:
+        """An operator banned the player (stored): every socket of theirs, at any table on any
+        node, gets ``bye`` ``banned``. New sockets are refused at ``hello`` (app/ws/endpoint.py)."""
+        await self.send_player_away_here(player_id, "banned")
+        if self.cluster is not None:
+            self.cluster.player_banned(player_id)
+
+    async def send_player_away_here(
+        self, player_id: str, reason: Literal["removed", "banned"]
+    ) -> None:
+        """The player's sockets at the tables this node runs (relayed ones included)."""
+        for table in list(self.tables.values()):
+            if table.has_player(player_id):
+                await table.send_player_away(player_id, reason)
+
     def spectator_count(self, room_id: str) -> int:
         table = self.tables.get(room_id)
         if table is not None:
@@ -198,6 +225,9 @@ class TableManager:
         if self.cluster is not None:
             return self.cluster.spectators(room_id)
         return 0
+
+    def tables_here(self) -> list[TableSummary]:
+        return [table.summary() for table in list(self.tables.values())]
 
     def connections(self) -> list[Connection]:
         return [conn for table in self.tables.values() for conn in table.conns.values()]

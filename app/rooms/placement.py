@@ -7,7 +7,7 @@ and relays, and needs from the manager only ``LocalTables``. Neither module impo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Literal, Protocol
 
 from app.rooms.connection import Connection
 from app.rooms.effects import ClientCommand
@@ -34,6 +34,10 @@ class Relay(Protocol):
     async def room_changed(self, *, started: bool = False) -> None: ...
 
     async def room_closed(self) -> None: ...
+
+    async def send_player_away(
+        self, player_id: str, reason: Literal["removed", "banned"]
+    ) -> None: ...
 
 
 class Placement(Protocol):
@@ -63,6 +67,10 @@ class Placement(Protocol):
 
     def spectators(self, room_id: str) -> int: ...
 
+    def player_banned(self, player_id: str) -> None:
+        """Tell the other nodes: the player's sockets there are sent away too."""
+        ...
+
 
 class LocalTables(Protocol):
     """What the cluster needs from this node's tables."""
@@ -76,3 +84,7 @@ class LocalTables(Protocol):
     async def drop(self, room_id: str, *, lost: bool) -> None: ...
 
     async def restore_all(self) -> int: ...
+
+    async def send_player_away_here(
+        self, player_id: str, reason: Literal["removed", "banned"]
+    ) -> None: ...

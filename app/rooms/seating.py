@@ -36,6 +36,7 @@ from app.rooms.effects import (
     PutBot,
     Send,
     SendAway,
+    SendPlayerAway,
     Touch,
     Unattended,
 )
@@ -54,6 +55,20 @@ def replace_older(state: TableState, player_id: str | None) -> list[Effect]:
     for conn in older:
         del state.viewers[conn]
     return [SendAway(conn, "replaced", frames.CLOSE_REPLACED) for conn in older]
+
+
+_AWAY_CODES = {"removed": frames.CLOSE_REMOVED, "banned": frames.CLOSE_BANNED}
+
+
+def send_player_away(state: TableState, command: SendPlayerAway) -> list[Effect]:
+    """An operator's removal or ban: every socket of the player here is told why and closed;
+    then the room is reloaded, which shows the seat's new occupant (an empty seat, or a bot
+    during a set) to everyone left (a follow-up: last of its batch)."""
+    gone = [conn for conn, v in state.viewers.items() if v.player_id == command.player_id]
+    for conn in gone:
+        del state.viewers[conn]
+    code = _AWAY_CODES[command.reason]
+    return [*(SendAway(conn, command.reason, code) for conn in gone), LoadRoom("changed")]
 
 
 def handle(state: TableState, command: Command, now: float) -> list[Effect]:

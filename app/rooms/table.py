@@ -15,9 +15,10 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import engine
+from app.live import SeatSummary, TableSummary
 from app.metrics import Metrics
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
@@ -50,11 +51,13 @@ from app.rooms.effects import (
     RoomLoaded,
     Send,
     SendAway,
+    SendPlayerAway,
     SetCreated,
     StoreMove,
     Touch,
 )
 from app.rooms.lifecycle import LifecycleError
+from app.rooms.settings import seat_count
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore, RoomInfo, StoreConflict
 from app.ws.messages import Resume
@@ -214,6 +217,44 @@ class Table:
         """The room is closed (stored): everyone gets ``bye`` ``room_closed``; the table stops
         playing."""
         await self._call(Closed())
+
+    async def send_player_away(self, player_id: str, reason: Literal["removed", "banned"]) -> None:
+        """An operator removed or banned the player (stored): their sockets here are closed with
+        ``bye`` ``reason``; the room is reloaded."""
+        await self._call(SendPlayerAway(player_id, reason))
+
+    def has_player(self, player_id: str) -> bool:
+        """Whether one of the player's sockets is at this table."""
+        return any(conn.player_id == player_id for conn in self.conns.values())
+
+    def summary(self) -> TableSummary:
+        """Who sits and who is connected, for operators: read between two commands."""
+        core = self.core
+        occupants = {s.seat: s for s in core.room.seats}
+        connected = core.humans
+        seats = []
+        for number in range(seat_count(core.room.settings)):
+            occupant = occupants.get(number)
+            seats.append(
+                SeatSummary(
+                    seat=number,
+                    player_id=occupant.player_id if occupant else None,
+                    name=occupant.name if occupant else None,
+                    bot=occupant.bot if occupant else None,
+                    connected=number in connected,
+                )
+            )
+        return TableSummary(
+            room_id=core.room.id,
+            code=core.room.code,
+            status=core.room.status,
+            phase=core.game.phase,
+            set_number=core.set_number,
+            deal_number=core.game.deal_number,
+            seats=tuple(seats),
+            seat_sockets=sum(1 for v in core.viewers.values() if v.seat is not None),
+            spectators=core.spectators,
+        )
 
     def post(self, command: Command) -> None:
         self._inbox.put_nowait((command, None))

@@ -19,6 +19,7 @@ from app.api.auth import authenticate_token
 from app.api.errors import error_body
 from app.api.ratelimit import SocketCap, client_address
 from app.metrics import Metrics, Role
+from app.players import bans
 from app.rooms.connection import CLOSE_RECONNECT, Connection
 from app.rooms.manager import TableManager
 from app.rooms.placement import Relay
@@ -159,8 +160,12 @@ async def _handshake(
             player = await authenticate_token(db_session, hello.token)
             player_id = player.id if player is not None else None
             name = player.name if player is not None else None
+            banned = player is not None and bans.is_banned(player)
         if player_id is None:
             await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
+            return None
+        if banned:
+            await session.fail("banned", "this player is banned", CLOSE_POLICY)
             return None
     conn = Connection(
         send_text=websocket.send_text,

@@ -13,11 +13,13 @@ export class ApiError extends Error {
   }
 }
 
-export async function request(method, path, body, { auth = true } = {}) {
+/** `token`: send this bearer token instead of the player's (the admin page's). */
+export async function request(method, path, body, { auth = true, token = null } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const player = loadPlayer();
-  if (auth && player && player.token) headers.Authorization = `Bearer ${player.token}`;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  else if (auth && player && player.token) headers.Authorization = `Bearer ${player.token}`;
   let response;
   try {
     response = await fetch(path, {

@@ -1,4 +1,4 @@
-// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard), the render loop
+// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard, /admin), the render loop
 // and the lobby's actions.
 
 import { replaceKeepingFocus, patchRegions } from './dom.js';
@@ -17,6 +17,7 @@ import { replayRoute, openReplay, closeReplay, replayView } from './views/replay
 import { profileRoute, openProfile, closeProfile, profileView } from './views/profile.js';
 import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } from './views/leaderboard.js';
 import { initAccount, accountLayer } from './views/account.js';
+import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
 
 const LOBBY_REFRESH_MS = 4000;
 const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
@@ -39,7 +40,8 @@ let focusAfterRender = null;
 function parseRoute() {
   const replay = replayRoute(window.location.pathname);
   if (replay) return replay;
-  const page = profileRoute(window.location.pathname) || leaderboardRoute(window.location.pathname);
+  const page = profileRoute(window.location.pathname) || leaderboardRoute(window.location.pathname)
+    || adminRoute(window.location.pathname);
   if (page) return page;
   const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
   return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
@@ -56,10 +58,12 @@ function applyRoute(intent = null) {
   if (route.name !== 'replay') closeReplay();
   if (route.name !== 'profile') closeProfile();
   if (route.name !== 'leaderboard') closeLeaderboard();
-  if (route.name === 'profile' || route.name === 'leaderboard') {
+  if (route.name !== 'admin') closeAdmin();
+  if (route.name === 'profile' || route.name === 'leaderboard' || route.name === 'admin') {
     stopLobbyPolling();
     session.closeRoom();
     if (route.name === 'profile') openProfile(route.id);
+    else if (route.name === 'admin') openAdmin();
     else openLeaderboard();
   } else if (route.name === 'replay') {
     stopLobbyPolling();
@@ -337,6 +341,8 @@ function render() {
     screen = profileView();
   } else if (state.route.name === 'leaderboard') {
     screen = leaderboardView();
+  } else if (state.route.name === 'admin') {
+    screen = adminView();
   } else if (state.route.name === 'replay') {
     const replay = replayView();
     screen = replay.node;

@@ -18,6 +18,8 @@ const PENDING_TIMEOUT_MS = 6000;
 const ROLE_WAIT_MS = 1500;
 const CLOSE_ROOM_CLOSED = 4000;
 const CLOSE_REPLACED = 4001;
+// An operator took this player off the table, or banned them (PROTOCOL.md): never reconnect.
+const CLOSE_SENT_AWAY = { 4002: 'removed', 4003: 'banned' };
 
 let socket = null;
 let moveCounter = 0;
@@ -78,6 +80,11 @@ export function openRoom(code, intent = null) {
       // lost, never reconnect.
       if (closeCode === CLOSE_ROOM_CLOSED) {
         halt('room_closed');
+        changed();
+        return false;
+      }
+      if (CLOSE_SENT_AWAY[closeCode]) {
+        halt(CLOSE_SENT_AWAY[closeCode]);
         changed();
         return false;
       }
@@ -240,6 +247,7 @@ function onMessage(msg) {
       // seat back from that tab, so this page stops and says so. `room_closed`: the room is over.
       // Other reasons (a node draining, the table moving) reconnect as usual.
       if (msg.reason === 'replaced') haltReason = 'replaced';
+      if (msg.reason === 'removed' || msg.reason === 'banned') halt(msg.reason);
       if (msg.reason === 'room_closed') {
         if (room.info && !isOver(room.info)) room.info = { ...room.info, status: 'closed' };
         halt('room_closed'); // and asks the REST room why (host closed, idle, …)
@@ -426,6 +434,7 @@ function onError(room, msg) {
     api.forgetToken();
     state.player = loadPlayer();
   }
+  if (msg.code === 'banned') haltReason = 'banned'; // a hello refused: do not try again
   if (msg.code === 'room_not_found') {
     room.notFound = true;
     haltReason = 'not_found';

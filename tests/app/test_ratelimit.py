@@ -320,6 +320,12 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/rooms/{code}/bots/{seat}", "post"),
         ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
         ("/api/sessions", "post"),  # logins, per address (and per username inside the call)
+        # the operators' API, every call (before its token is checked)
+        ("/api/admin/tables", "get"),
+        ("/api/admin/rooms/{code}", "delete"),
+        ("/api/admin/rooms/{code}/seats/{seat}", "delete"),
+        ("/api/admin/players/{player_id}/ban", "post"),
+        ("/api/admin/players/{player_id}/ban", "delete"),
     }
     for path, methods in paths.items():
         for method, operation in methods.items():

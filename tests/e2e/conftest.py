@@ -33,6 +33,7 @@ import pytest
 
 from tests.app.live.server import ServerProcess, free_port
 from tests.e2e.gaple import (
+    ADMIN_TOKEN,
     ARTIFACTS,
     HOST_AWAY_SECONDS,
     INIT_SCRIPT,
@@ -104,6 +105,7 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         GAPLE_RATE_LOGIN="1000/minute",
         GAPLE_RATE_LOGIN_USER="1000/minute",
         GAPLE_MAX_SOCKETS_PER_ADDRESS="1000",
+        GAPLE_ADMIN_TOKEN=ADMIN_TOKEN,  # the admin page's tests (test_admin.py)
     )
     server.start()
     try:

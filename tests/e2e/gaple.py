@@ -34,6 +34,7 @@ PHONE_LANDSCAPE = (844, 390)
 DESKTOP = (1366, 768)
 # The e2e server's lifecycle settings (conftest): short, so that tests see them happen.
 QUICKPLAY_BOT_FILL_SECONDS = 2
+ADMIN_TOKEN = "e2e-admin-token-7c41d9"  # GAPLE_ADMIN_TOKEN of the e2e server
 HOST_AWAY_SECONDS = 2
 
 INIT_SCRIPT = r"""

@@ -91,6 +91,8 @@ export function connectionBanner(room, actions) {
   if (room.halted === 'replaced') {
     text = t('conn.replaced');
     button = h('button', { type: 'button', class: 'btn btn-small', onClick: actions.retryNow, 'data-focus': 'banner-btn' }, t('conn.reconnect'));
+  } else if (room.halted === 'removed' || room.halted === 'banned') {
+    text = t(`conn.${room.halted}`);
   } else if (room.halted === 'room_closed' || room.halted === 'not_found' || room.notFound) {
     // The closed-room or not-found page says it; the socket stays down.
     return null;
