@@ -33,7 +33,8 @@ const seconds = (n) => t('seconds', { n });
 function heading(level, id, key) {
   return h(level, { id, class: 'rules-heading', tabindex: '-1' },
     t(key),
-    h('a', { class: 'rules-anchor', href: `#${id}`, 'aria-label': `${t(key)} #`, onClick: (e) => jump(e, id) }, '#'));
+    // For the eye and the mouse (copy a section's link); the contents give the keyboard the same links.
+    h('a', { class: 'rules-anchor', href: `#${id}`, 'aria-hidden': 'true', tabindex: '-1', onClick: (e) => jump(e, id) }, '#'));
 }
 
 function section(level, id, key, ...body) {
@@ -86,7 +87,7 @@ function lineFigure(kind, line, { last = null, ends = false, caption }) {
     class: 'rules-svg',
     viewBox: box.join(' '),
     role: 'img',
-    'aria-label': caption,
+    'aria-label': t('rules.drawing.tiles', { list: line.map((x) => x.join('-')).join(', ') }),
     style: { '--w': `${Math.round(box[2] * lay.scale)}px` },
   }, tiles, markers);
   return figure(kind, svg, caption, last === null ? null : t('rules.last_tile', { tile: line[last].join('-') }));
@@ -99,13 +100,14 @@ function figure(kind, drawing, caption, note = null) {
 }
 
 function tileRow(kind, tiles, caption) {
-  const row = h('div', { class: 'rules-tiles', role: 'img', 'aria-label': caption },
+  const row = h('div', { class: 'rules-tiles', role: 'img', 'aria-label': t('rules.drawing.tiles', { list: tiles.map((x) => x.join('-')).join(', ') }) },
     tiles.map(([a, b]) => h('span', { class: 'rules-tile', 'data-testid': 'rules-tile', 'data-tile': `${a}-${b}` }, tileSvg(a, b))));
   return figure(kind, row, caption);
 }
 
 function backsRow(kind, count, caption, faceUp = null) {
-  const row = h('div', { class: 'rules-tiles', role: 'img', 'aria-label': caption },
+  const named = [faceUp ? faceUp.join('-') : null, t('rules.drawing.backs', { n: count })].filter(Boolean).join(', ');
+  const row = h('div', { class: 'rules-tiles', role: 'img', 'aria-label': t('rules.drawing.tiles', { list: named }) },
     faceUp ? h('span', { class: 'rules-tile rules-start', 'data-testid': 'rules-tile', 'data-tile': faceUp.join('-') }, tileSvg(faceUp[0], faceUp[1])) : null,
     Array.from({ length: count }, () => h('span', { class: 'rules-tile', 'data-testid': 'rules-tile', 'data-tile': 'back' }, tileBackSvg())));
   return figure(kind, row, caption);
