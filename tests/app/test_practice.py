@@ -129,6 +129,11 @@ async def test_practising_again_closes_the_table_left_behind(
     await api.post(f"/api/rooms/{friends}/seats/0", headers=ayu.headers)
     await api.post(f"/api/rooms/{friends}/seats/1", headers=budi.headers)
     first = (await _practice(api, ayu))["room"]
+    # A refused call closes nothing either.
+    klasik_ganda = {"preset": "klasik", "mode": "ganda"}  # the engine's refusal, not the schema's
+    refused = await api.post("/api/practice", json=klasik_ganda, headers=ayu.headers)
+    assert _error(refused, 422, "invalid")["field"] == "mode"
+    assert (await api.get(f"/api/rooms/{first['code']}")).json()["status"] == "playing"
     app.state.live.calls.clear()
     # More practice than the rooms a player may host (3): each one closes the one before.
     for _ in range(3):
