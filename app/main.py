@@ -196,7 +196,8 @@ def _redis_client(url: str | None) -> Any:
 
 def _mount_client(app: FastAPI, static_dir: Path) -> None:
     """The browser client: index.html for / and share links (/r/{code}, /replay/{set_id},
-    /p/{player_id}, /leaderboard; the operators' /admin), assets under /static."""
+    /p/{player_id}, /leaderboard, the rules page /aturan; the operators' /admin), assets under
+    /static."""
     index = static_dir / "index.html"
 
     async def client_page() -> Any:
@@ -211,6 +212,7 @@ def _mount_client(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/p/{player_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/leaderboard", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/admin", client_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/aturan", client_page, methods=["GET"], include_in_schema=False)
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")
 

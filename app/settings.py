@@ -67,6 +67,7 @@ class Settings(BaseSettings):
     rate_guests: str = "10/minute"
     rate_rooms: str = "10/minute"
     rate_quickplay: str = "20/minute"
+    rate_practice: str = "10/minute"  # POST /api/practice: each call opens a table with bots
     rate_seats: str = "60/minute"  # sit, leave, seat a bot
     rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
     rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
@@ -103,6 +104,7 @@ class Settings(BaseSettings):
         "rate_guests",
         "rate_rooms",
         "rate_quickplay",
+        "rate_practice",
         "rate_seats",
         "rate_login",
         "rate_login_user",

@@ -2,13 +2,14 @@
 
 from fastapi import APIRouter
 
-from app.api import accounts, guests, health, metrics, presets, quickplay, rooms
+from app.api import accounts, guests, health, metrics, practice, presets, quickplay, rooms
 
 api_router = APIRouter(prefix="/api")
 api_router.include_router(guests.router)
 api_router.include_router(rooms.router)
 api_router.include_router(presets.router)
 api_router.include_router(quickplay.router)
+api_router.include_router(practice.router)
 api_router.include_router(health.router)
 api_router.include_router(accounts.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

@@ -236,6 +236,45 @@ class FieldSpec(BaseModel):
     )
 
 
+class TableShape(BaseModel):
+    players: int
+    seven_tiles: bool | None = Field(default=None, description="Klasik: the option's value")
+    hand_size: int = Field(description="Tiles dealt to each seat")
+    face_up_start: bool = Field(description="One left-over tile is turned face up to start")
+    set_aside: int = Field(description="Left-over tiles nobody sees (Draw Domino: the boneyard)")
+    first_opening_tile: str | None = Field(
+        default=None, description="The first deal of a set is opened with this tile by its holder"
+    )
+
+
+class KandangPoints(BaseModel):
+    locker_lower: int = Field(description="The locker (Ganda: its team) has the fewest pips")
+    tie_opponent: int = Field(description="Each opponent level with the locker")
+    tie_locker: int = Field(description="The locker in that tie")
+    locker_higher: list[int] = Field(description="Opponents ranked by pips, fewest first")
+
+
+class PresetRules(BaseModel):
+    """The rule book's numbers for a preset, as the engine plays them (a rules page shows
+    these instead of keeping its own)."""
+
+    tables: list[TableShape] = Field(description="Each table shape the preset's options allow")
+    redeal_min_balak: int = Field(description="A hand with this many balak is dealt again")
+    domi_points: dict[str, int] | None = Field(
+        default=None, description="PORDI: points of each way to go out (biasa, balak, ceki, ...)"
+    )
+    ceki_one_used_up_points: dict[str, int] | None = Field(
+        default=None,
+        description="PORDI: a Ceki with one end used up, board ending dead or live",
+    )
+    kandang: dict[str, KandangPoints] | None = Field(
+        default=None, description="PORDI: a locked board's points, by mode"
+    )
+    zero_zero_points: int | None = Field(
+        default=None, description="Klasik: what 0-0 counts under the zero_zero_25 option"
+    )
+
+
 class PresetOut(BaseModel):
     preset: Preset
     defaults: dict[str, int | bool | str] = Field(
@@ -243,6 +282,7 @@ class PresetOut(BaseModel):
     )
     seats: int = Field(description="Seats at the default table (Klasik: `players`)")
     fields: list[FieldSpec] = Field(description="The form, in display order")
+    rules: PresetRules
 
 
 class BotChoices(BaseModel):
@@ -277,10 +317,17 @@ class ChatChoices(BaseModel):
     phrases: list[PhraseOut] = Field(description='Quick phrases ({"type": "phrase", "id": ...})')
 
 
+class PracticeChoices(BaseModel):
+    bot: BotKind = Field(description="The bots of a practice table unless the player chooses")
+    public: bool = Field(description="Practice tables are not listed in the lobby")
+    rated: bool = Field(description="Practice sets count for ratings")
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
     bots: BotChoices
+    practice: PracticeChoices
     quickplay: QuickplayChoices
     chat: ChatChoices
 
@@ -294,6 +341,25 @@ class QuickplayIn(_Strict):
 class QuickplayOut(BaseModel):
     room: RoomOut
     seat: int = Field(description="The caller's seat at that table")
+
+
+class PracticeIn(_StuckAlias):
+    """A practice table's game; everything optional (GET /api/presets has the choices)."""
+
+    preset: Preset = rs.DEFAULT_PRESET
+    mode: Mode = Field(default=rs.DEFAULT_MODE, description='Klasik is "tunggal" only')
+    turn_seconds: TurnSeconds = rs.DEFAULT_TURN_SECONDS
+    stuck: Stuck | None = _klasik(
+        '"discard" (Gaple Klasik), "pass" (Block Domino) or "draw" (Draw Domino); default "discard"'
+    )
+    bot: Annotated[BotKind, BeforeValidator(_bot_level)] = Field(
+        default=rs.PRACTICE_BOT, description='The level of every bot: "easy", "normal" or "hard"'
+    )
+
+
+class PracticeOut(BaseModel):
+    room: RoomOut
+    seat: int = Field(description="The caller's seat (0); bots hold the others")
 
 
 class HealthOut(BaseModel):

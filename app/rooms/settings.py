@@ -59,6 +59,11 @@ DEFAULT_RATED = False  # a host's room counts for ratings only when created rate
 QUICKPLAY_RATED = True  # quick-play tables are public and rated
 DEFAULT_BOT: BotKind = "normal"  # what the host seats unless they choose
 QUICKPLAY_BOT: BotKind = "normal"  # the bots that fill a quick-play table
+# Practice (POST /api/practice): a private, unrated table of one human and bots of this level
+# unless the player chooses another.
+PRACTICE_BOT: BotKind = "normal"
+PRACTICE_PUBLIC = False
+PRACTICE_RATED = False
 DEFAULT_CHAT = True  # players may type at the table (reactions and phrases are always on)
 
 SEATS_PER_TABLE = 4  # PORDI, and Klasik unless the host chose 5 players
@@ -215,6 +220,54 @@ def _fields(preset: Preset) -> list[dict[str, Any]]:
     return fields
 
 
+# The table shapes each preset offers: the options that change how many tiles each seat holds.
+_SHAPES: dict[Preset, tuple[dict[str, Any], ...]] = {
+    "pordi": ({},),
+    "klasik": (
+        {"players": 4, "seven_tiles": False},
+        {"players": 4, "seven_tiles": True},
+        {"players": 5, "seven_tiles": False},
+    ),
+}
+
+
+def rule_numbers(preset: Preset) -> dict[str, Any]:
+    """The rule book's numbers for a preset, read from the engine's rule sets of its default
+    room and of each table shape: tiles in hand, tiles left over, the opening tile, the redeal,
+    and the scoring tables (PORDI) or the 0-0 option's count (Klasik). The rules page shows these
+    rather than writing numbers of its own."""
+    import engine
+    from engine.scoring import ZERO_ZERO_PENALTY
+
+    defaults = new_room_defaults(preset)
+    base = engine.rules_from_settings(rule_settings(defaults))
+    tables = []
+    for shape in _SHAPES[preset]:
+        rules = engine.rules_from_settings(rule_settings({**defaults, **shape}))
+        tables.append(
+            {
+                **shape,
+                "players": rules.players,
+                "hand_size": rules.hand_size,
+                "face_up_start": rules.face_up_start,
+                "set_aside": rules.set_aside_count,
+                "first_opening_tile": rules.first_opening_tile,
+            }
+        )
+    out: dict[str, Any] = {"tables": tables, "redeal_min_balak": base.redeal_min_balak}
+    if base.counts:
+        out["zero_zero_points"] = ZERO_ZERO_PENALTY
+    else:
+        dead, live = base.ceki_one_used_up_points
+        out["domi_points"] = dict(base.domi_points)
+        out["ceki_one_used_up_points"] = {"dead": dead, "live": live}
+        out["kandang"] = {
+            "tunggal": base.kandang_tunggal.to_dict(),
+            "ganda": base.kandang_ganda.to_dict(),
+        }
+    return out
+
+
 def catalogue() -> dict[str, Any]:
     """Everything a client needs to build the create form and the play-now choices
     (``GET /api/presets``; docs/API.md shows the shape)."""
@@ -226,10 +279,16 @@ def catalogue() -> dict[str, Any]:
                 "defaults": new_room_defaults(preset),
                 "seats": seat_count(new_room_defaults(preset)),
                 "fields": _fields(preset),
+                "rules": rule_numbers(preset),
             }
             for preset in PRESETS
         ],
         "bots": {"kinds": list(BOT_KINDS), "default": DEFAULT_BOT},
+        "practice": {
+            "bot": PRACTICE_BOT,
+            "public": PRACTICE_PUBLIC,
+            "rated": PRACTICE_RATED,
+        },
         "quickplay": {
             "presets": list(QUICKPLAY_PRESETS),
             "modes": list(QUICKPLAY_MODES),

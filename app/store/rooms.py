@@ -61,6 +61,17 @@ async def count_hosted_rooms(
     return int((await session.execute(query)).scalar_one())
 
 
+async def get_hosted_rooms(
+    session: AsyncSession, *, host_id: str, statuses: Iterable[str]
+) -> list[Room]:
+    query = (
+        select(Room)
+        .where(Room.host_id == host_id, Room.status.in_(list(statuses)))
+        .order_by(Room.created_at, Room.id)
+    )
+    return list((await session.execute(query)).scalars())
+
+
 async def update_room(
     session: AsyncSession,
     *,

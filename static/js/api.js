@@ -149,6 +149,13 @@ export const quickplay = (choice) =>
     return { room: normRoom(data && data.room), seat: data && typeof data.seat === 'number' ? data.seat : null };
   });
 
+/** Practice: a private table against bots, already playing: {room, seat}. `choice` may be {}. */
+export const practice = (choice) =>
+  withGuest(async () => {
+    const data = await request('POST', '/api/practice', choice);
+    return { room: normRoom(data && data.room), seat: data && typeof data.seat === 'number' ? data.seat : null };
+  });
+
 const num = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 /**

@@ -5,6 +5,7 @@
 import { loadLang, saveLang } from './storage.js';
 import * as accountStrings from './i18n_accounts.js';
 import * as adminStrings from './i18n_admin.js';
+import * as rulesStrings from './i18n_rules.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -669,8 +670,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en },
 };
 export const LANGS = ['id', 'en'];
 

@@ -18,6 +18,7 @@ import { profileRoute, openProfile, closeProfile, profileView } from './views/pr
 import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } from './views/leaderboard.js';
 import { initAccount, accountLayer } from './views/account.js';
 import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
+import { rulesRoute } from './views/rules.js';
 
 const LOBBY_REFRESH_MS = 4000;
 const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
@@ -41,7 +42,7 @@ function parseRoute() {
   const replay = replayRoute(window.location.pathname);
   if (replay) return replay;
   const page = profileRoute(window.location.pathname) || leaderboardRoute(window.location.pathname)
-    || adminRoute(window.location.pathname);
+    || adminRoute(window.location.pathname) || rulesRoute(window.location.pathname);
   if (page) return page;
   const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
   return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
@@ -366,7 +367,7 @@ function render() {
       screen = roomView(state, actions);
     }
   } else {
-    screen = lobbyView(state, actions);
+    screen = (state.route.view || lobbyView)(state, actions);
   }
   const active = document.activeElement;
   const wasInHand = Boolean(active && active.closest && active.closest('[data-testid="hand"]'));

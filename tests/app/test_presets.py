@@ -196,3 +196,64 @@ async def test_presets_serve_the_chat_choices(api: httpx.AsyncClient) -> None:
     phrases = {p["id"]: p for p in chat["phrases"]}
     assert phrases["mantap"] == {"id": "mantap", "id_text": "Mantap!", "en_text": "Nice one!"}
     assert all(p["id_text"] and p["en_text"] for p in chat["phrases"])
+
+
+async def test_presets_serve_the_rule_books_numbers(api: httpx.AsyncClient) -> None:
+    """What a rules page shows comes from here: tiles per seat, the opening tile, the redeal and
+    the scoring tables as the engine plays them (RULES.md §1.1-1.3, §2)."""
+    pordi, klasik = (await _presets(api))["presets"]
+    assert pordi["rules"] == {
+        "tables": [
+            {
+                "players": 4,
+                "hand_size": 7,
+                "face_up_start": False,
+                "set_aside": 0,
+                "first_opening_tile": "6-6",
+            }
+        ],
+        "redeal_min_balak": 5,
+        "domi_points": {
+            "biasa": 1,
+            "balak": 2,
+            "ceki": 2,
+            "ceki_habis": 3,
+            "ceki_balak": 3,
+            "ceki_palang": 4,
+        },
+        "ceki_one_used_up_points": {"dead": 2, "live": 1},
+        "kandang": {
+            "tunggal": {
+                "locker_lower": 3,
+                "tie_opponent": 1,
+                "tie_locker": 0,
+                "locker_higher": [3, 2, 1],
+            },
+            "ganda": {"locker_lower": 2, "tie_opponent": 1, "tie_locker": 0, "locker_higher": [3]},
+        },
+    }
+    shapes = [
+        (
+            t["players"],
+            t["seven_tiles"],
+            t["hand_size"],
+            t["set_aside"],
+            t["face_up_start"],
+            t.get("first_opening_tile"),
+        )
+        for t in klasik["rules"]["tables"]
+    ]
+    assert shapes == [
+        (4, False, 6, 3, True, None),
+        (4, True, 7, 0, False, "0-0"),
+        (5, False, 5, 2, True, None),
+    ]
+    assert klasik["rules"]["zero_zero_points"] == 25
+    assert klasik["rules"]["redeal_min_balak"] == 5
+    assert "domi_points" not in klasik["rules"]
+
+
+async def test_presets_describe_practice(api: httpx.AsyncClient) -> None:
+    body = await _presets(api)
+    assert body["practice"] == {"bot": rs.PRACTICE_BOT, "public": False, "rated": False}
+    assert body["practice"]["bot"] in body["bots"]["kinds"]

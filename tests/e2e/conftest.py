@@ -101,6 +101,7 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         GAPLE_RATE_GUESTS="1000/minute",
         GAPLE_RATE_ROOMS="1000/minute",
         GAPLE_RATE_QUICKPLAY="1000/minute",
+        GAPLE_RATE_PRACTICE="1000/minute",
         GAPLE_RATE_SEATS="1000/minute",
         GAPLE_RATE_LOGIN="1000/minute",
         GAPLE_RATE_LOGIN_USER="1000/minute",

@@ -5,6 +5,7 @@ import { h } from '../dom.js';
 import { t, lang, has } from '../i18n.js';
 import { modeLabel, lengthLabel } from './common.js';
 import { profileLink } from './profile.js';
+import { practiceCard } from './practice.js';
 import {
   presetNames, fieldOf, fieldKeys, choicesOf, rangeOf, fieldShown, draftFor, payloadFor,
   joinBotsDefault, quickplayChoices,
@@ -209,7 +210,7 @@ export function lobbyView(state, act) {
     h('p', { class: 'tagline' }, t('app.tagline'))),
   h('div', { class: 'lobby-grid' },
     h('div', { class: 'lobby-col lobby-top', 'data-region': 'name', 'data-sig': nameSig }, nameCard(state, act)),
-    h('div', { class: 'lobby-col lobby-quick', 'data-region': 'quick', 'data-sig': quickSig }, quickCard(state, act)),
+    h('div', { class: 'lobby-col lobby-quick', 'data-region': 'quick', 'data-sig': quickSig }, quickCard(state, act), practiceCard(state, act)),
     h('div', { class: 'lobby-col lobby-tables', 'data-region': 'tables', 'data-sig': tablesSig }, tablesCard(state, act)),
     h('div', { class: 'lobby-col lobby-forms', 'data-region': 'forms', 'data-sig': formsSig },
       createCard(state, act),

@@ -13,6 +13,7 @@ import { resultPanel } from './results.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { profileLink } from './profile.js';
+import { rulesLink } from './practice.js';
 
 export function tableView(state, act) {
   const room = state.room;
@@ -111,6 +112,7 @@ function infoBar(ctx) {
       ctx.me === null
         ? h('span', { class: 'spectator-badge', 'data-testid': 'spectator-marker' }, icon('eye'), ' ', t('table.spectating'))
         : null,
+      rulesLink({ newTab: true, className: 'btn btn-ghost btn-small' }),
       canShow ? h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'show-result', 'data-focus': 'show-result', onClick: ctx.act.showResult }, t('table.show_result')) : null,
       ctx.me !== null && (view.phase === 'playing' || view.phase === 'deal_over')
         ? h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'leave-table-button', 'data-focus': 'leave-table', onClick: ctx.act.leaveTable }, t('table.leave'))
