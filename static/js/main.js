@@ -17,6 +17,7 @@ import { replayRoute, openReplay, closeReplay, replayView } from './views/replay
 import { profileRoute, openProfile, closeProfile, profileView } from './views/profile.js';
 import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } from './views/leaderboard.js';
 import { initAccount, accountLayer } from './views/account.js';
+import { initAlerts } from './alerts.js';
 
 const LOBBY_REFRESH_MS = 4000;
 const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
@@ -402,6 +403,7 @@ function boot() {
   document.documentElement.lang = lang();
   if (state.player && state.player.name) state.drafts.name = state.player.name;
   subscribe(render);
+  initAlerts(); // after render: it decorates the title render sets
   onLangChange(() => changed());
   window.addEventListener('popstate', () => applyRoute());
   window.addEventListener('storage', (e) => {
