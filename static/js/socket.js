@@ -215,7 +215,10 @@ export class TableSocket {
     this._status('retrying');
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (!this.stopped) this._open();
+      if (this.stopped) return;
+      // Offline, an attempt can only fail: wait (the `online` event connects at once).
+      if (navigator.onLine === false) this._scheduleRetry();
+      else this._open();
     }, delay);
   }
 
