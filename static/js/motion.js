@@ -11,10 +11,12 @@ export const TRAVEL_MS = 420;
 export const DEAL_MS = 320;
 export const DEAL_STAGGER_MS = 55;
 export const CELEBRATE_MS = 2200;
+const STALE_MS = 3000;
 const CONFETTI = 18;
 
-let travel = null; // {key, seat, fromHand, at}
-let dealAt = null;
+// Placements still travelling, by tile (bots may place several within one travel's time).
+const travels = new Map(); // key -> {seat, fromHand, at}
+let deal = null; // {at}: the deal that flies into the hand
 
 export function reducedMotion() {
   return Boolean(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
@@ -49,10 +51,11 @@ export function onEvent(ev, me) {
   if (!ev || reducedMotion()) return;
   const now = performance.now();
   if (ev.kind === 'played' && typeof ev.seat === 'number') {
-    travel = { key: tileKey(ev.tile), seat: ev.seat, fromHand: ev.seat === me, at: now };
+    // It starts when first drawn (`at`), so a slow render cuts nothing short.
+    travels.set(tileKey(ev.tile), { seat: ev.seat, fromHand: ev.seat === me, queued: now, at: null });
   } else if (ev.kind === 'deal_started') {
-    dealAt = now;
-    travel = null;
+    deal = { at: null }; // starts when the hand is first drawn
+    travels.clear();
   } else if (ev.kind === 'deal_ended') {
     const kind = celebrationOf(ev);
     if (kind) celebrate(kind, ev);
@@ -73,34 +76,43 @@ function animate(el, id, keyframes, options) {
   el.animate(keyframes, { id, fill: 'backwards', ...options });
 }
 
-/** The placed tile, from its seat (or the viewer's hand) to where the line has it now. */
+/** Each placed tile, from its seat (or the viewer's hand) to where the line has it now. */
 function resumeTravel(root, now) {
-  if (!travel) return;
-  const elapsed = now - travel.at;
-  if (elapsed >= TRAVEL_MS) {
-    travel = null;
-    return;
+  if (!travels.size) return;
+  const tiles = root.querySelectorAll('[data-testid="line-tile"]');
+  for (const tile of tiles) {
+    const key = tileKey(tile.getAttribute('data-tile'));
+    const travel = travels.get(key);
+    if (!travel) continue;
+    if (travel.at === null) travel.at = now;
+    const elapsed = now - travel.at;
+    if (elapsed >= TRAVEL_MS) {
+      travels.delete(key);
+      continue;
+    }
+    const inner = tile.querySelector('.tile-in');
+    const source = (travel.fromHand && root.querySelector('[data-testid="hand"]'))
+      || root.querySelector(`[data-testid="seat-panel"][data-seat="${travel.seat}"]`);
+    const matrix = tile.getScreenCTM();
+    if (!inner || !source || !matrix) continue;
+    const off = localOffset(matrix, centre(source));
+    animate(inner, 'travel', [
+      { transform: `translate(${off.x}px, ${off.y}px) scale(0.7)`, opacity: 0.85 },
+      { transform: 'none', opacity: 1 },
+    ], { duration: TRAVEL_MS, delay: -elapsed, easing: 'cubic-bezier(0.25, 0.8, 0.3, 1)' });
   }
-  const tile = [...root.querySelectorAll('[data-testid="line-tile"]')]
-    .find((el) => tileKey(el.getAttribute('data-tile')) === travel.key);
-  const inner = tile && tile.querySelector('.tile-in');
-  const source = (travel.fromHand && root.querySelector('[data-testid="hand"]'))
-    || root.querySelector(`[data-testid="seat-panel"][data-seat="${travel.seat}"]`);
-  if (!inner || !source || !tile.getScreenCTM()) return;
-  const off = localOffset(tile.getScreenCTM(), centre(source));
-  animate(inner, 'travel', [
-    { transform: `translate(${off.x}px, ${off.y}px) scale(0.7)`, opacity: 0.85 },
-    { transform: 'none', opacity: 1 },
-  ], { duration: TRAVEL_MS, delay: -elapsed, easing: 'cubic-bezier(0.25, 0.8, 0.3, 1)' });
+  // A tile that never showed up on the line (a resync replaced it) is dropped in time.
+  for (const [key, travel] of travels) if (now - travel.queued >= STALE_MS) travels.delete(key);
 }
 
 /** A new deal: the hand's tiles fly in from the middle of the felt, one after the other. */
 function resumeDeal(root, now) {
-  if (dealAt === null) return;
+  if (deal === null) return;
   const tiles = [...root.querySelectorAll('[data-testid="hand-tile"]')];
-  const elapsed = now - dealAt;
+  if (tiles.length && deal.at === null) deal.at = now;
+  const elapsed = deal.at === null ? 0 : now - deal.at;
   if (elapsed >= DEAL_MS + DEAL_STAGGER_MS * Math.max(tiles.length, 7)) {
-    dealAt = null;
+    deal = null;
     return;
   }
   const board = root.querySelector('[data-testid="board"]');
@@ -120,8 +132,8 @@ function resumeDeal(root, now) {
 export function afterRender() {
   const root = document;
   if (reducedMotion()) {
-    travel = null;
-    dealAt = null;
+    travels.clear();
+    deal = null;
     return;
   }
   const now = performance.now();
