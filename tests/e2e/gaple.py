@@ -8,8 +8,9 @@ draws with what the server sent, and watches every DOM mutation: a hand (``hand`
 on a spectator page, or a revealed hand while the table's phase is not ``deal_over``/``set_over``,
 is recorded as a violation the moment it is drawn (the ``open_page`` fixture fails the test on
 any); so is every state the connection banner shows. It also records every tone the page starts
-(``OscillatorNode.start``: ``tones``, each with the time then left on the server's last clock), every Web Animation (``Element.animate``: ``animations``,
-with the animation's id and the nearest test id) and every celebration drawn (``celebrations``).
+(``OscillatorNode.start``: ``tones``, each with the time then left on the server's last clock),
+every Web Animation (``Element.animate``: ``animations``, with the animation's id and the nearest
+test id) and every celebration drawn (``celebrations``).
 """
 
 from __future__ import annotations
@@ -39,9 +40,8 @@ QUICKPLAY_BOT_FILL_SECONDS = 2
 HOST_AWAY_SECONDS = 2
 
 
-
 def server_settings(port: int) -> dict[str, str]:
-    """The GAPLE_* settings of a browser tests' server on `port` (conftest's, and any test's own)."""
+    """The GAPLE_* settings of a browser tests' server on `port` (conftest's, a test's own)."""
     return {
         "GAPLE_ALLOWED_ORIGINS": f"http://127.0.0.1:{port},http://localhost:{port}",
         "GAPLE_ROOMS_PER_PLAYER": "50",

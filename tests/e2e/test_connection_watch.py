@@ -24,7 +24,9 @@ from tests.e2e.gaple import LobbyApi, bot_table, server_settings, tile_key, wait
 
 DEAD_WITHIN_S = 10
 
-BANNER_JS = "() => document.querySelector('[data-testid=\"connection-banner\"]')?.dataset.state || null"
+BANNER_JS = (
+    "() => document.querySelector('[data-testid=\"connection-banner\"]')?.dataset.state || null"
+)
 
 
 @pytest.fixture
@@ -48,7 +50,12 @@ def test_a_silently_dead_link_shows_the_banner_within_10s(open_page, own_server)
     api = LobbyApi(own_server.base_url)
     try:
         page, _, _ = bot_table(
-            api, open_page, name="Putu", seat=0, turn_seconds=60, deals_per_set=3,
+            api,
+            open_page,
+            name="Putu",
+            seat=0,
+            turn_seconds=60,
+            deals_per_set=3,
             origin=own_server.base_url,
         )
         st = wait_my_turn(page, timeout=40)
@@ -74,23 +81,24 @@ def test_a_silently_dead_link_shows_the_banner_within_10s(open_page, own_server)
         assert set(shown["hand"]) == set(st["hand"]), shown["hand"]
 
         os.kill(own_server.pid, signal.SIGCONT)
-        page.wait_js("() => !document.querySelector('[data-testid=\"connection-banner\"]')",
-                     timeout=30)
+        page.wait_js(
+            "() => !document.querySelector('[data-testid=\"connection-banner\"]')", timeout=30
+        )
+
         # Resumed: what the page draws is what the server's latest snapshot says.
         def in_sync():
             now = page.state()
             view = now["snapshot"]["view"]
-            return (sorted(now["hand"]) == sorted(tile_key(t) for t in view["hand"])
-                    and now["line"] == [e["tile"] for e in view["line"]])
+            return sorted(now["hand"]) == sorted(tile_key(t) for t in view["hand"]) and now[
+                "line"
+            ] == [e["tile"] for e in view["line"]]
 
         wait_until(in_sync, 15, lambda: f"out of sync: {page.state()}")
     finally:
         api.close()
 
 
-def test_going_offline_shows_the_banner_at_once_and_back_online_reconnects(
-    open_page, lobby_api
-):
+def test_going_offline_shows_the_banner_at_once_and_back_online_reconnects(open_page, lobby_api):
     page, _, _ = bot_table(
         lobby_api, open_page, name="Gede", seat=2, turn_seconds=60, deals_per_set=3
     )
@@ -104,7 +112,6 @@ def test_going_offline_shows_the_banner_at_once_and_back_online_reconnects(
     page.tile(st["legal"][0]).click()
     assert page.state()["hand"] == st["hand"] and not page.state()["pending"]
     page.page.context.set_offline(False)
-    page.wait_js("() => !document.querySelector('[data-testid=\"connection-banner\"]')",
-                 timeout=15)
+    page.wait_js("() => !document.querySelector('[data-testid=\"connection-banner\"]')", timeout=15)
     assert page.page.evaluate("() => window.__gaple.sockets.length") > sockets
     assert wait_my_turn(page)["hand"] == st["hand"]

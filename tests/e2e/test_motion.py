@@ -49,7 +49,12 @@ def test_tiles_travel_deals_fly_in_results_celebrate_and_reduced_motion_stops_it
         lobby_api, open_page, name="Komang", seat=0, turn_seconds=60, deals_per_set=3
     )
     still, _, _ = bot_table(
-        lobby_api, open_page, name="Kadek", seat=0, turn_seconds=60, deals_per_set=3,
+        lobby_api,
+        open_page,
+        name="Kadek",
+        seat=0,
+        turn_seconds=60,
+        deals_per_set=3,
         start=False,
     )
     still.page.emulate_media(reduced_motion="reduce")
@@ -57,16 +62,24 @@ def test_tiles_travel_deals_fly_in_results_celebrate_and_reduced_motion_stops_it
     # The deal: each tile of the hand flies in.
     moving.by("hand-tile").first.wait_for()
     wait_until(
-        lambda: sum(a["id"] == "deal" and a["testid"] == "hand-tile"
-                    for a in moving.recorded()["animations"]) >= 7,
+        lambda: (
+            sum(
+                a["id"] == "deal" and a["testid"] == "hand-tile"
+                for a in moving.recorded()["animations"]
+            )
+            >= 7
+        ),
         10,
         lambda: f"deal animations: {moving.recorded()['animations']}",
     )
     _play_first_deal([moving, still], rng, 150)
     moving.page.wait_for_timeout(300)  # the celebration is drawn
     rec = moving.recorded()
-    travelled = {tile_key(a["tile"]) for a in rec["animations"]
-                 if a["id"] == "travel" and a["testid"] == "line-tile"}
+    travelled = {
+        tile_key(a["tile"])
+        for a in rec["animations"]
+        if a["id"] == "travel" and a["testid"] == "line-tile"
+    }
     placed = {tile_key(ev["tile"]) for ev in _played(moving)}
     assert placed and placed <= travelled, sorted(placed - travelled)
     # Each result is celebrated (every PORDI deal ends in a Domi, a Ceki or a Kandang).
