@@ -46,7 +46,7 @@ def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
         server.stop()
 
 
-def test_a_silently_dead_link_shows_the_banner_within_10s(open_page, own_server):
+def test_a_silently_dead_link_shows_the_banner_within_10s(own_server, open_page):
     api = LobbyApi(own_server.base_url)
     try:
         page, _, _ = bot_table(
