@@ -165,6 +165,10 @@ const id = {
   'table.waiting_deal': 'Menunggu deal dimulai…',
   'table.no_moves': 'Tidak ada kartu yang cocok.',
   'table.pending': 'Mengirim…',
+  'alert.title': 'Giliranmu! · {title}',
+  'sound.toggle': 'Suara giliran',
+  'sound.on': 'Suara giliran menyala',
+  'sound.off': 'Suara giliran mati',
 
   'tile.aria': 'kartu {a}-{b}',
   'tile.playable': 'bisa dimainkan',
@@ -496,6 +500,10 @@ const en = {
   'table.waiting_deal': 'Waiting for the deal to start…',
   'table.no_moves': 'No tile fits.',
   'table.pending': 'Sending…',
+  'alert.title': 'Your turn! · {title}',
+  'sound.toggle': 'Turn sounds',
+  'sound.on': 'Turn sounds on',
+  'sound.off': 'Turn sounds off',
 
   'tile.aria': 'tile {a}-{b}',
   'tile.playable': 'playable',

@@ -19,6 +19,7 @@ import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } 
 import { initAccount, accountLayer } from './views/account.js';
 import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
 import { rulesRoute } from './views/rules.js';
+import { initAlerts } from './alerts.js';
 
 const LOBBY_REFRESH_MS = 4000;
 const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
@@ -409,6 +410,7 @@ function boot() {
   document.documentElement.lang = lang();
   if (state.player && state.player.name) state.drafts.name = state.player.name;
   subscribe(render);
+  initAlerts(); // after render: it decorates the title render sets
   onLangChange(() => changed());
   window.addEventListener('popstate', () => applyRoute());
   window.addEventListener('storage', (e) => {

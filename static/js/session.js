@@ -11,6 +11,7 @@ import { errorText, seatLabel, takeableSeats } from './views/common.js';
 import { loadPlayer } from './storage.js';
 import * as chat from './chat.js';
 import { defaultBot } from './presets.js';
+import * as motion from './motion.js';
 
 const PASS_SHOW_MS = 2600;
 const AUTO_SHOW_MS = 4500;
@@ -300,6 +301,7 @@ function onEvent(room, msg, now) {
     return;
   }
   room.game = game;
+  motion.onEvent(msg.event, me);
   for (const effect of effects) showEffect(room, effect, me);
   keepChoiceIfLegal(room);
 }

@@ -1,16 +1,36 @@
 // One WebSocket to one table, kept alive: reconnects with capped exponential backoff and full
 // jitter, says hello (with the last set/seq for resuming) on every new socket, pings to notice a
 // dead link, and reports its status so the UI can show a banner.
+//
+// A link can die without a close frame (a phone's radio sleeps, Wi-Fi drops, a proxy forgets the
+// connection): the socket still says OPEN while nothing arrives. So the link is watched: once it
+// has been quiet for QUIET_MS a `ping` goes out, and a ping that nothing answers within
+// PONG_TIMEOUT_MS (any frame counts as an answer) marks it dead, well inside 10 s of the last frame.
+// The browser's `offline` event drops the socket at once.
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
-const PING_EVERY_MS = 15000;
-const SILENCE_LIMIT_MS = 40000;
+export const WATCH_EVERY_MS = 500;
+export const QUIET_MS = 2500;
+export const PONG_TIMEOUT_MS = 3500;
+// A handshake that a frozen server never answers would otherwise hang for the browser's own limit.
+export const CONNECT_TIMEOUT_MS = 5000;
 
 export function backoffDelay(attempt, random = Math.random) {
   const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempt, 10));
   // "Equal jitter": at least half the ceiling, so a reconnect storm still spreads out.
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * What the watch does now: "ping" (quiet for long enough, no ping waiting), "dead" (a ping went
+ * unanswered for PONG_TIMEOUT_MS) or "wait". Times in ms; `pingAt` null when no ping is out, and a
+ * ping counts as answered once anything was heard after it.
+ */
+export function linkCheck({ now, lastHeard, pingAt }) {
+  const waiting = pingAt !== null && pingAt !== undefined && lastHeard < pingAt;
+  if (waiting) return now - pingAt >= PONG_TIMEOUT_MS ? 'dead' : 'wait';
+  return now - lastHeard >= QUIET_MS ? 'ping' : 'wait';
 }
 
 export class TableSocket {
@@ -34,7 +54,9 @@ export class TableSocket {
     this.stopped = false;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.connectTimer = null;
     this.lastHeard = 0;
+    this.pingAt = null;
     this.state = 'idle';
     this.retryAt = null;
     // A halted socket (replaced by another tab, room closed) stays down: coming back to this tab
@@ -45,7 +67,11 @@ export class TableSocket {
     this._onVisible = () => {
       if (document.visibilityState === 'visible' && this.state !== 'open' && this.state !== 'halted') this.reconnectNow();
     };
+    this._onOffline = () => {
+      if (this.ws && !this.stopped) this._dropDead();
+    };
     window.addEventListener('online', this._onOnline);
+    window.addEventListener('offline', this._onOffline);
     document.addEventListener('visibilitychange', this._onVisible);
   }
 
@@ -63,7 +89,9 @@ export class TableSocket {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    clearTimeout(this.connectTimer);
     window.removeEventListener('online', this._onOnline);
+    window.removeEventListener('offline', this._onOffline);
     document.removeEventListener('visibilitychange', this._onVisible);
     if (this.ws) {
       const ws = this.ws;
@@ -100,6 +128,7 @@ export class TableSocket {
 
   _open() {
     clearInterval(this.pingTimer);
+    clearTimeout(this.connectTimer);
     this._status('connecting');
     let ws;
     try {
@@ -109,13 +138,18 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    this.connectTimer = setTimeout(() => {
+      if (this.ws === ws && ws.readyState === WebSocket.CONNECTING) this._dropDead();
+    }, CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
       if (this.ws !== ws) return;
+      clearTimeout(this.connectTimer);
       this.lastHeard = Date.now();
+      this.pingAt = null;
       ws.send(JSON.stringify(this.hello()));
       this.everOpen = true;
       this._status('open');
-      this.pingTimer = setInterval(() => this._keepAlive(ws), PING_EVERY_MS);
+      this.pingTimer = setInterval(() => this._watch(ws), WATCH_EVERY_MS);
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
@@ -132,6 +166,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
+      clearTimeout(this.connectTimer);
       if (this.stopped) return;
       if (this.onClose(e.code, e.reason || '') === false) {
         this._status('halted');
@@ -146,14 +181,30 @@ export class TableSocket {
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
   }
 
-  _keepAlive(ws) {
+  _watch(ws) {
     if (this.ws !== ws) return;
-    if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) {
-      // The link is dead without a close frame (sleeping phone, lost Wi-Fi): start over.
+    const now = Date.now();
+    const verdict = linkCheck({ now, lastHeard: this.lastHeard, pingAt: this.pingAt });
+    if (verdict === 'dead') {
+      // Dead without a close frame: connect again at once (a resume loses nothing).
       this.reconnectNow();
-      return;
+    } else if (verdict === 'ping' && ws.readyState === WebSocket.OPEN) {
+      this.pingAt = now;
+      ws.send(JSON.stringify({ type: 'ping', t: now }));
     }
-    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping', t: Date.now() }));
+  }
+
+  /** Give up on the current socket (offline, a handshake that hangs) and retry with backoff. */
+  _dropDead() {
+    const ws = this.ws;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.connectTimer);
+    if (ws) {
+      this._detach(ws);
+      try { ws.close(1000, 'dead'); } catch { /* ignore */ }
+    }
+    this._scheduleRetry();
   }
 
   _scheduleRetry() {
@@ -164,7 +215,10 @@ export class TableSocket {
     this._status('retrying');
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (!this.stopped) this._open();
+      if (this.stopped) return;
+      // Offline, an attempt can only fail: wait (the `online` event connects at once).
+      if (navigator.onLine === false) this._scheduleRetry();
+      else this._open();
     }, delay);
   }
 

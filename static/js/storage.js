@@ -62,3 +62,14 @@ export function loadMuted() {
 export function saveMuted(ids) {
   write(MUTED_KEY, ids.length ? JSON.stringify(ids) : null);
 }
+
+const SOUND_KEY = 'gaple.sound';
+
+/** Turn sounds (alerts.js): on unless this browser turned them off. */
+export function loadSoundOn() {
+  return read(SOUND_KEY) !== 'off';
+}
+
+export function saveSoundOn(on) {
+  write(SOUND_KEY, on ? null : 'off');
+}

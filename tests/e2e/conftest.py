@@ -33,14 +33,12 @@ import pytest
 
 from tests.app.live.server import ServerProcess, free_port
 from tests.e2e.gaple import (
-    ADMIN_TOKEN,
     ARTIFACTS,
-    HOST_AWAY_SECONDS,
     INIT_SCRIPT,
-    QUICKPLAY_BOT_FILL_SECONDS,
     STATS,
     LobbyApi,
     Page,
+    server_settings,
 )
 
 CHROMIUM = os.environ.get("GAPLE_E2E_CHROMIUM", "/usr/bin/chromium")
@@ -84,29 +82,7 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     data = tmp_path_factory.mktemp("e2e-server")
     port = free_port()
     server = ServerProcess(
-        f"sqlite+aiosqlite:///{data / 'gaple.sqlite3'}",
-        data,
-        port=port,
-        GAPLE_ALLOWED_ORIGINS=f"http://127.0.0.1:{port},http://localhost:{port}",
-        GAPLE_ROOMS_PER_PLAYER="50",
-        # Long enough for a page to show a deal's result, short enough to keep sets quick.
-        GAPLE_DEAL_PAUSE_SECONDS="1.0",
-        # The room lifecycle, short enough to watch happen: bots fill a quick-play table after
-        # BOT_FILL seconds, a host away for HOST_AWAY seconds hands over; the sweeper looks every
-        # SWEEP seconds. Idle and abandoned rooms keep their defaults (minutes), longer than a test.
-        GAPLE_QUICKPLAY_BOT_FILL_SECONDS=str(QUICKPLAY_BOT_FILL_SECONDS),
-        GAPLE_HOST_AWAY_SECONDS=str(HOST_AWAY_SECONDS),
-        GAPLE_SWEEP_SECONDS="0.5",
-        # Every page and helper comes from 127.0.0.1: the per-address limits are for strangers.
-        GAPLE_RATE_GUESTS="1000/minute",
-        GAPLE_RATE_ROOMS="1000/minute",
-        GAPLE_RATE_QUICKPLAY="1000/minute",
-        GAPLE_RATE_PRACTICE="1000/minute",
-        GAPLE_RATE_SEATS="1000/minute",
-        GAPLE_RATE_LOGIN="1000/minute",
-        GAPLE_RATE_LOGIN_USER="1000/minute",
-        GAPLE_MAX_SOCKETS_PER_ADDRESS="1000",
-        GAPLE_ADMIN_TOKEN=ADMIN_TOKEN,  # the admin page's tests (test_admin.py)
+        f"sqlite+aiosqlite:///{data / 'gaple.sqlite3'}", data, port=port, **server_settings(port)
     )
     server.start()
     try:

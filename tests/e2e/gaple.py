@@ -7,7 +7,10 @@ welcome and snapshot, the events, the sockets themselves) so a test can compare 
 draws with what the server sent, and watches every DOM mutation: a hand (``hand``/``hand-tile``)
 on a spectator page, or a revealed hand while the table's phase is not ``deal_over``/``set_over``,
 is recorded as a violation the moment it is drawn (the ``open_page`` fixture fails the test on
-any); so is every state the connection banner shows.
+any); so is every state the connection banner shows. It also records every tone the page starts
+(``OscillatorNode.start``: ``tones``, each with the time then left on the server's last clock),
+every Web Animation (``Element.animate``: ``animations``, with the animation's id and the nearest
+test id) and every celebration drawn (``celebrations``).
 """
 
 from __future__ import annotations
@@ -37,14 +40,64 @@ QUICKPLAY_BOT_FILL_SECONDS = 2
 ADMIN_TOKEN = "e2e-admin-token-7c41d9"  # GAPLE_ADMIN_TOKEN of the e2e server
 HOST_AWAY_SECONDS = 2
 
+
+def server_settings(port: int) -> dict[str, str]:
+    """The GAPLE_* settings of a browser tests' server on `port` (conftest's, a test's own)."""
+    return {
+        "GAPLE_ALLOWED_ORIGINS": f"http://127.0.0.1:{port},http://localhost:{port}",
+        "GAPLE_ROOMS_PER_PLAYER": "50",
+        # Long enough for a page to show a deal's result, short enough to keep sets quick.
+        "GAPLE_DEAL_PAUSE_SECONDS": "1.0",
+        # The room lifecycle, short enough to watch happen: bots fill a quick-play table after
+        # BOT_FILL seconds, a host away for HOST_AWAY seconds hands over; the sweeper looks every
+        # SWEEP seconds. Idle and abandoned rooms keep their defaults (minutes), longer than a test.
+        "GAPLE_QUICKPLAY_BOT_FILL_SECONDS": str(QUICKPLAY_BOT_FILL_SECONDS),
+        "GAPLE_HOST_AWAY_SECONDS": str(HOST_AWAY_SECONDS),
+        "GAPLE_SWEEP_SECONDS": "0.5",
+        # Every page and helper comes from 127.0.0.1: the per-address limits are for strangers.
+        "GAPLE_RATE_GUESTS": "1000/minute",
+        "GAPLE_RATE_ROOMS": "1000/minute",
+        "GAPLE_RATE_QUICKPLAY": "1000/minute",
+        "GAPLE_RATE_PRACTICE": "1000/minute",
+        "GAPLE_RATE_SEATS": "1000/minute",
+        "GAPLE_RATE_LOGIN": "1000/minute",
+        "GAPLE_RATE_LOGIN_USER": "1000/minute",
+        "GAPLE_MAX_SOCKETS_PER_ADDRESS": "1000",
+        "GAPLE_ADMIN_TOKEN": ADMIN_TOKEN,  # the admin page's tests (test_admin.py)
+    }
+
+
 INIT_SCRIPT = r"""
 (() => {
   if (window.__gaple) return;
   const log = {
     welcome: null, snapshot: null, snapshots: 0, events: [], frames: 0,
     checks: 0, handSeen: 0, revealSeen: 0, violations: [], sockets: [], banners: [],
+    tones: [], animations: [], celebrations: [],
   };
   window.__gaple = log;
+  if (window.OscillatorNode) {
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) {
+      // The time left on the server's clock: its remaining_ms less the time since it came.
+      const clock = log.clock;
+      log.tones.push({
+        freq: this.frequency.value, at: Date.now(), title: document.title,
+        clockLeft: clock ? clock.remaining_ms - (performance.now() - clock.at) : null,
+      });
+      return start.apply(this, args);
+    };
+  }
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    const host = this.closest('[data-testid]');
+    log.animations.push({
+      id: (options && options.id) || '', testid: host ? host.dataset.testid : null,
+      tile: host ? host.dataset.tile || null : null, at: Date.now(),
+    });
+    if (log.animations.length > 500) log.animations.shift();
+    return animate.call(this, keyframes, options);
+  };
   const Native = window.WebSocket;
   if (Native) {
     class RecordingWebSocket extends Native {
@@ -56,6 +109,9 @@ INIT_SCRIPT = r"""
           let m;
           try { m = JSON.parse(e.data); } catch (err) { return; }
           log.frames += 1;
+          if ((m.type === 'snapshot' || m.type === 'event') && m.clock) {
+            log.clock = { ...m.clock, at: performance.now() };
+          }
           if (m.type === 'welcome') log.welcome = m;
           else if (m.type === 'snapshot') {
             log.snapshot = m;
@@ -88,6 +144,11 @@ INIT_SCRIPT = r"""
     const banner = document.querySelector('[data-testid="connection-banner"]');
     if (banner && log.banners[log.banners.length - 1] !== banner.dataset.state) {
       log.banners.push(banner.dataset.state);
+    }
+    const party = document.querySelector('[data-testid="celebration"]');
+    if (party && !party.dataset.recorded) {
+      party.dataset.recorded = 'true';
+      log.celebrations.push(party.dataset.kind);
     }
     const own = document.querySelectorAll('[data-testid="own-discard"]').length;
     log.ownDiscardSeen = Math.max(log.ownDiscardSeen || 0, own);
@@ -268,6 +329,9 @@ class Page:
     def __init__(self, page: Any, label: str) -> None:
         self.page = page
         self.label = label
+        # Paths are opened on the test server (the context's base URL) unless a test points the
+        # page at a server of its own.
+        self.origin = ""
         # Play with the keyboard (focus a tile, Enter; Enter on an end) instead of clicks.
         self.keyboard = False
         self.console: list[str] = []
@@ -319,7 +383,7 @@ class Page:
     # --- lobby flows ----------------------------------------------------------------------
 
     def goto(self, path: str) -> None:
-        self.page.goto(path)
+        self.page.goto(self.origin + path)
 
     def open_lobby(self) -> None:
         self.goto("/")
@@ -563,10 +627,12 @@ def bot_table(
     turn_seconds: int = 60,
     start: bool = True,
     page_options: dict[str, Any] | None = None,
+    origin: str = "",
     **settings: Any,
 ) -> tuple[Page, str, dict[str, Any]]:
     """One human (the host, in `seat`) and three bots, set up over REST; the page opens the
-    room's link with the guest's token already stored and (by default) presses Start."""
+    room's link with the guest's token already stored and (by default) presses Start. `origin`:
+    the server of `api` when it is not the test server."""
     guest = api.guest(name)
     room = api.create_room(
         guest["token"], mode=mode, turn_seconds=turn_seconds, public=False, **settings
@@ -577,6 +643,7 @@ def bot_table(
         if other != seat:
             api.bot(guest["token"], code, other)
     page = open_page(label=name.lower(), **(page_options or {}))
+    page.origin = origin
     page.login_as(guest)
     page.goto(f"/r/{code}")
     page.by("room-screen").wait_for()

@@ -14,6 +14,8 @@ import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { profileLink } from './profile.js';
 import { rulesLink } from './practice.js';
+import { soundToggle } from '../alerts.js';
+import { afterRender as resumeMotion } from '../motion.js';
 
 export function tableView(state, act) {
   const room = state.room;
@@ -65,18 +67,21 @@ export function tableView(state, act) {
   showResult ? resultPanel(ctx) : null);
 
   const after = () => {
-    const draw = () => renderBoard(boardEl, {
-      line: view.line,
-      anchor: game.anchor,
-      fresh: game.fresh,
-      ends: view.ends,
-      startIndex: view.startIndex,
-      labels: {
-        tile: (a, b) => t('tile.aria', { a, b }),
-        region: t('table.line'),
-      },
-      overlay: (positions, box) => endTargets(positions, ctx, box),
-    });
+    const draw = () => {
+      renderBoard(boardEl, {
+        line: view.line,
+        anchor: game.anchor,
+        fresh: game.fresh,
+        ends: view.ends,
+        startIndex: view.startIndex,
+        labels: {
+          tile: (a, b) => t('tile.aria', { a, b }),
+          region: t('table.line'),
+        },
+        overlay: (positions, box) => endTargets(positions, ctx, box),
+      });
+      resumeMotion(); // a placed tile travels, a deal flies in (motion.js)
+    };
     draw();
     return draw;
   };
@@ -109,6 +114,7 @@ function infoBar(ctx) {
         : null),
     scoreboard(ctx),
     h('div', { class: 'info-right' },
+      ctx.me !== null ? soundToggle() : null,
       ctx.me === null
         ? h('span', { class: 'spectator-badge', 'data-testid': 'spectator-marker' }, icon('eye'), ' ', t('table.spectating'))
         : null,
