@@ -294,7 +294,7 @@ def _committed(state: TableState, move: PendingMove, now: float) -> list[Effect]
 
 def schedule(state: TableState, now: float) -> Arm:
     """The timers that follow from the current state (turn clock, bot, next deal)."""
-    state.deadline = None
+    state.deadline = state.next_deal_at = None
     started = state.turn_started if state.turn_started is not None else now
     game, config = state.game, state.config
     if game.phase == "playing" and game.turn is not None:
@@ -307,7 +307,8 @@ def schedule(state: TableState, now: float) -> Arm:
         return Arm("game", tuple(timers))
     if game.phase == "deal_over":
         deal = NextDeal((state.set_number, game.deal_number))
-        return Arm("game", ((started + config.deal_pause - now, deal),))
+        state.next_deal_at = started + config.deal_pause
+        return Arm("game", ((state.next_deal_at - now, deal),))
     return Arm("game")
 
 

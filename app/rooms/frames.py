@@ -37,6 +37,13 @@ class ClockInfo(TypedDict):
     remaining_ms: int
 
 
+class NextDealInfo(TypedDict):
+    """When the next deal of the set starts (between deals only)."""
+
+    deadline: int  # ms since the epoch
+    remaining_ms: int
+
+
 class Welcome(TypedDict):
     type: Literal["welcome"]
     role: Literal["seat", "spectator"]
@@ -52,6 +59,7 @@ class Snapshot(TypedDict):
     seq: int
     view: dict[str, Any]
     clock: ClockInfo | None
+    next_deal: NextDealInfo | None
     server_time: int
 
 
@@ -188,6 +196,12 @@ def clock_info(state: engine.MatchState, deadline: float | None, now: float) -> 
     return ClockInfo(seat=state.turn, deadline=ms(deadline), remaining_ms=remaining)
 
 
+def next_deal_info(at: float | None, now: float) -> NextDealInfo | None:
+    if at is None:
+        return None
+    return NextDealInfo(deadline=ms(at), remaining_ms=max(0, round((at - now) * 1000)))
+
+
 # --- a table's history and position, per viewer ---------------------------------------------
 
 # What an event was sent with, kept so a resumed client gets the same frame: (clock, server_time).
@@ -211,6 +225,7 @@ class History:
         window: int,
         clock: ClockInfo | None,
         now: float,
+        next_deal: NextDealInfo | None = None,
     ) -> None:
         self.state = state
         self.set_number = set_number
@@ -219,6 +234,7 @@ class History:
         self.stamps = stamps
         self.window = window
         self.clock = clock
+        self.next_deal = next_deal
         self.server_time = ms(now)
 
     def event_message(self, seq: int, viewer: int | None) -> EventFrame | None:
@@ -252,6 +268,7 @@ class History:
                 seq=len(self.events),
                 view=engine.view(self.state, viewer) if view is None else view,
                 clock=self.clock,
+                next_deal=self.next_deal,
                 server_time=self.server_time,
             )
         )

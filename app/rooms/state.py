@@ -71,6 +71,7 @@ class TableState:
     acks: dict[tuple[int, str], int] = field(default_factory=dict)
     viewers: dict[int, Viewer] = field(default_factory=dict)  # by connection id
     deadline: float | None = None
+    next_deal_at: float | None = None  # between deals: when the next one starts
     turn_started: float | None = None
     timeouts: dict[int, int] = field(default_factory=dict)  # the clock's moves in a row, by seat
     humans_online: int = -1  # as last told to the lifecycle (-1: not yet)
@@ -114,6 +115,7 @@ class TableState:
             window=self.config.resume_window,
             clock=frames.clock_info(self.game, self.deadline, now),
             now=now,
+            next_deal=frames.next_deal_info(self.next_deal_at, now),
         )
 
 

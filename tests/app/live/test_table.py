@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
@@ -255,3 +256,28 @@ async def test_a_set_runs_to_its_end_and_the_host_starts_the_next(
     assert live.table.set_number == 2 and live.table.state.phase == "playing"
     assert live.table.room.status == "playing"
     assert live.probes[3].of_type("snapshot")[-1]["set"] == 2
+
+
+async def test_between_deals_the_snapshot_says_when_the_next_deal_starts(
+    live_table: Callable[..., Awaitable[LiveTable]], clock: FakeClock
+) -> None:
+    live = await live_table()
+    watcher = live.probes[0]
+    assert watcher.of_type("snapshot")[-1]["next_deal"] is None  # a deal in play: no countdown
+    for _ in range(200):  # nobody moves: the clock plays the deal out
+        if live.table.state.phase != "playing":
+            break
+        clock.advance(15.1)
+        await live.settle()
+    assert live.table.state.phase == "deal_over"
+    ended_at = clock.now()
+    after = watcher.of_type("snapshot")[-1]
+    assert after["view"]["phase"] == "deal_over" and after["clock"] is None
+    assert after["next_deal"] == {
+        "deadline": round((ended_at + CONFIG.deal_pause) * 1000),
+        "remaining_ms": round(CONFIG.deal_pause * 1000),
+    }
+    clock.advance(CONFIG.deal_pause)
+    await live.settle()
+    assert live.table.state.phase == "playing"
+    assert watcher.of_type("snapshot")[-1]["next_deal"] is None
