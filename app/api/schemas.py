@@ -277,12 +277,19 @@ class ChatChoices(BaseModel):
     phrases: list[PhraseOut] = Field(description='Quick phrases ({"type": "phrase", "id": ...})')
 
 
+class NameRules(BaseModel):
+    max_length: int = Field(
+        description="A player name's limit in characters (code points), after trimming"
+    )
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
     bots: BotChoices
     quickplay: QuickplayChoices
     chat: ChatChoices
+    names: NameRules
 
 
 class QuickplayIn(_Strict):
