@@ -4,6 +4,7 @@
 
 import { loadLang, saveLang } from './storage.js';
 import * as accountStrings from './i18n_accounts.js';
+import * as sheetStrings from './i18n_sheet.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -667,7 +668,10 @@ const en = {
   'replay.copy': 'Copy a link to this moment',
 };
 
-export const DICTIONARIES = { id: { ...id, ...accountStrings.id }, en: { ...en, ...accountStrings.en } };
+export const DICTIONARIES = {
+  id: { ...id, ...accountStrings.id, ...sheetStrings.id },
+  en: { ...en, ...accountStrings.en, ...sheetStrings.en },
+};
 export const LANGS = ['id', 'en'];
 
 let current = pickInitial();
