@@ -64,6 +64,28 @@ def views(state: MatchState, viewers: Iterable[int | None]) -> dict[int | None, 
     return {v: _seat_view(state, public, v) for v in viewers}
 
 
+def _deals(state: MatchState) -> list[dict[str, Any]]:
+    """The set's finished deals, oldest first, as the score sheet shows them.
+
+    Each is public once it is over; no tile is kept (the hands, the last tile, the discards
+    are ``last_result``'s and leave it when the next deal starts).
+    """
+    results = state.results
+    last = state.deal_number - (state.phase == "playing")  # the current deal is not finished
+    first = last - len(results) + 1
+    return [
+        {
+            "deal": first + i,
+            "end": r.end,
+            "result": r.result,
+            "winner": r.winner,
+            "seat": r.seat,
+            "points": list(r.points),
+        }
+        for i, r in enumerate(results)
+    ]
+
+
 def _public_view(state: MatchState) -> dict[str, Any]:
     """What every viewer, spectators included, may see."""
     rules = state.rules
@@ -97,6 +119,7 @@ def _public_view(state: MatchState) -> dict[str, Any]:
         "legal": [],
         "last_result": None,
         "set_result": dict(state.set_result) if state.set_result else None,
+        "deals": _deals(state),
     }
     if deal is None:
         return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.api.deps import SettingsDep
 from app.api.schemas import PresetsOut
 from app.rooms import chat
 from app.rooms.settings import catalogue
@@ -12,9 +13,10 @@ router = APIRouter(tags=["rooms"])
 
 
 @router.get("/presets", response_model_exclude_none=True)
-async def presets() -> PresetsOut:
+async def presets(settings: SettingsDep) -> PresetsOut:
     """The presets with their defaults and their create form (fields in display order, with
-    choices or ranges), the bot kinds, the quick-play choices, and the chat's reactions and
-    quick phrases (both languages). Clients build their create
-    form and play-now button from this instead of keeping their own copy."""
-    return PresetsOut.model_validate({**catalogue(), "chat": chat.catalogue()})
+    choices or ranges), the bot kinds, the quick-play choices, the chat's reactions and
+    quick phrases (both languages), and how long a player name may be. Clients build their
+    create form, play-now button and name field from this instead of keeping their own copy."""
+    names = {"max_length": settings.max_name_length}
+    return PresetsOut.model_validate({**catalogue(), "chat": chat.catalogue(), "names": names})

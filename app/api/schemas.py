@@ -323,6 +323,12 @@ class PracticeChoices(BaseModel):
     rated: bool = Field(description="Practice sets count for ratings")
 
 
+class NameRules(BaseModel):
+    max_length: int = Field(
+        description="A player name's limit in characters (code points), after trimming"
+    )
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
@@ -330,6 +336,7 @@ class PresetsOut(BaseModel):
     practice: PracticeChoices
     quickplay: QuickplayChoices
     chat: ChatChoices
+    names: NameRules
 
 
 class QuickplayIn(_Strict):

@@ -89,6 +89,21 @@ function normSetResult(r) {
   };
 }
 
+/** The score sheet's row for a finished deal (the view's `deals`, or a `deal_ended` event). */
+function normDeal(d, dealNumber = null) {
+  if (!d || typeof d !== 'object') return null;
+  const deal = typeof d.deal === 'number' ? d.deal : dealNumber;
+  if (typeof deal !== 'number') return null;
+  return {
+    deal,
+    end: d.end || null,
+    result: d.result || null,
+    winner: typeof d.winner === 'number' ? d.winner : null,
+    seat: typeof d.seat === 'number' ? d.seat : null,
+    points: Array.isArray(d.points) ? d.points.slice() : [],
+  };
+}
+
 export function normView(raw) {
   if (!raw || typeof raw !== 'object') return null;
   // The engine's view always says how many players (and counts one tile total per seat).
@@ -127,6 +142,7 @@ export function normView(raw) {
     legal: normLegal(raw.legal),
     lastResult: normResult(raw.last_result),
     setResult: normSetResult(raw.set_result),
+    deals: Array.isArray(raw.deals) ? raw.deals.map((d) => normDeal(d)).filter(Boolean) : [],
   };
 }
 
@@ -333,6 +349,9 @@ export function applyEvent(game, msg, now, viewer) {
         ? result.scores.slice()
         : view.scores.map((s, i) => s + (result.points[i] || 0));
       view.turn = null;
+      // The score sheet gets its row now; the snapshot that follows brings the same one.
+      const row = normDeal(ev, ev.deal_number ?? view.dealNumber);
+      if (row) view.deals = [...(view.deals || []).filter((d) => d.deal !== row.deal), row];
       effects.push({ kind: 'deal_ended', result });
       break;
     }
@@ -384,6 +403,7 @@ function freshSetView(view) {
     legal: [],
     lastResult: null,
     setResult: null,
+    deals: [],
     turn: null,
   };
 }

@@ -6,6 +6,7 @@ import { loadLang, saveLang } from './storage.js';
 import * as accountStrings from './i18n_accounts.js';
 import * as adminStrings from './i18n_admin.js';
 import * as rulesStrings from './i18n_rules.js';
+import * as sheetStrings from './i18n_sheet.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -678,8 +679,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en },
 };
 export const LANGS = ['id', 'en'];
 

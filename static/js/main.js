@@ -11,7 +11,9 @@ import { remainingMs } from './game.js';
 import { topbar, connectionBanner, toasts, errorText } from './views/common.js';
 import { lobbyView, settingsPayload } from './views/lobby.js';
 import { roomView, isClosed } from './views/room.js';
-import { setCatalogue, defaultPreset, draftFor, quickplayChoices } from './presets.js';
+import { setCatalogue, defaultPreset, draftFor, quickplayChoices, nameMaxLength } from './presets.js';
+import { codeFromText } from './roomcode.js';
+import { nameLength } from './text.js';
 import { tableView } from './views/table.js';
 import { replayRoute, openReplay, closeReplay, replayView } from './views/replay.js';
 import { profileRoute, openProfile, closeProfile, profileView } from './views/profile.js';
@@ -22,7 +24,6 @@ import { rulesRoute } from './views/rules.js';
 import { initAlerts } from './alerts.js';
 
 const LOBBY_REFRESH_MS = 4000;
-const CODE_RE = /^[A-Za-z0-9]{3,12}$/;
 
 const els = {
   topbar: document.getElementById('topbar'),
@@ -189,6 +190,14 @@ async function saveName() {
     changed();
     return false;
   }
+  const max = nameMaxLength();
+  if (max !== null && nameLength(name) > max) {
+    // Said in the form too (lobby.js nameLimitText); nothing is sent, nothing is cut.
+    toast(t('name.too_long', { n: nameLength(name), max }), 'error');
+    focusAfterRender = '[data-testid="name-input"]';
+    changed();
+    return false;
+  }
   try {
     state.player = await api.ensureGuest(name);
     state.drafts.editingName = false;
@@ -225,8 +234,8 @@ async function createTable() {
 }
 
 function joinCode() {
-  const code = String(state.drafts.code || '').trim().replace(/^.*\/r\//, '').toUpperCase();
-  if (!CODE_RE.test(code)) {
+  const code = codeFromText(state.drafts.code);
+  if (!code) {
     toast(t('join.bad_code'), 'error');
     return;
   }

@@ -141,3 +141,8 @@ export function quickplayLike(settings, cat = catalogue) {
     turn_seconds: pick('turn_seconds', quick.turn_seconds),
   };
 }
+
+/** The longest player name the server accepts (code points, after trimming), or null. */
+export function nameMaxLength(cat = catalogue) {
+  return cat && cat.names && typeof cat.names.max_length === 'number' ? cat.names.max_length : null;
+}

@@ -20,10 +20,14 @@ def live_factory() -> Any:
 
 
 @pytest.fixture
-def settings(settings: Settings) -> Settings:
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
     """The conftest's settings with room creation unthrottled: these tests make a room for
-    every served choice, from one address (the rate limits are tested in test_ratelimit.py)."""
-    return settings.model_copy(update={"rate_rooms": "1000/minute"})
+    every served choice, from one address (the rate limits are tested in test_ratelimit.py).
+    Parametrized indirectly, the longest player name."""
+    update: dict[str, Any] = {"rate_rooms": "1000/minute"}
+    if hasattr(request, "param"):
+        update["max_name_length"] = request.param
+    return settings.model_copy(update=update)
 
 
 async def _presets(api: httpx.AsyncClient) -> dict[str, Any]:
@@ -257,3 +261,24 @@ async def test_presets_describe_practice(api: httpx.AsyncClient) -> None:
     body = await _presets(api)
     assert body["practice"] == {"bot": rs.PRACTICE_BOT, "public": False, "rated": False}
     assert body["practice"]["bot"] in body["bots"]["kinds"]
+
+
+@pytest.mark.parametrize("settings", [9], indirect=True)
+async def test_the_name_limit_served_is_the_one_guests_are_held_to(
+    api: httpx.AsyncClient,
+) -> None:
+    body = await _presets(api)
+    assert body["names"] == {"max_length": 9}
+    limit = body["names"]["max_length"]
+    # Counted in characters (code points), after trimming, as the name field counts them.
+    ok = await api.post("/api/guests", json={"name": f"  {'🀄' * limit}  "})
+    assert ok.status_code == 201 and ok.json()["name"] == "🀄" * limit
+    long = await api.post("/api/guests", json={"name": "x" * (limit + 1)})
+    assert long.status_code == 422
+    assert long.json()["error"]["field"] == "name"
+    assert f"at most {limit}" in long.json()["error"]["message"]
+
+
+async def test_the_default_name_limit_is_served(api: httpx.AsyncClient, settings: Settings) -> None:
+    body = await _presets(api)
+    assert body["names"] == {"max_length": settings.max_name_length}

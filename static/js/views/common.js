@@ -6,6 +6,7 @@ import { tileSvg } from '../tiles.js';
 import { enter } from '../anim.js';
 import { seatCount } from '../presets.js';
 import { accountBar } from './account.js';
+import { initial } from '../text.js';
 
 export function errorText(code, message) {
   if (code && has(`err.${code}`)) return t(`err.${code}`, { message: message || code });
@@ -126,9 +127,23 @@ export function toasts(list) {
   });
 }
 
+/**
+ * Whether a seat's player is connected, as this page can tell: the server's presence, except for
+ * your own seat, which is off while this page's own socket is down (or the browser is offline) —
+ * a page that lost its socket hears no presence message saying so. undefined: not known yet.
+ */
+export function seatConnected(room, seat, me) {
+  if (me !== null && me !== undefined && seat === me) {
+    const conn = room.conn || {};
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    if (room.halted || offline || (conn.state && conn.state !== 'open')) return false;
+  }
+  return room.presence[seat];
+}
+
+/** An avatar's letter: the name's first grapheme (an emoji stays whole), upper-cased. */
 export function initials(name) {
-  const clean = String(name || '?').trim();
-  return (clean[0] || '?').toUpperCase();
+  return initial(name);
 }
 
 /**

@@ -3,12 +3,13 @@
 
 import { h } from '../dom.js';
 import { t, lang, has } from '../i18n.js';
-import { modeLabel, lengthLabel } from './common.js';
+import { modeLabel, lengthLabel, initials } from './common.js';
+import { nameLength } from '../text.js';
 import { profileLink } from './profile.js';
 import { practiceCard } from './practice.js';
 import {
   presetNames, fieldOf, fieldKeys, choicesOf, rangeOf, fieldShown, draftFor, payloadFor,
-  joinBotsDefault, quickplayChoices,
+  joinBotsDefault, quickplayChoices, nameMaxLength,
 } from '../presets.js';
 
 /** The draft for a preset when the host picks it: the server's defaults (see presets.draftFor). */
@@ -194,7 +195,7 @@ export function lobbyView(state, act) {
   // Regions (see dom.patchRegions): the table list refreshes every few seconds without
   // touching the forms.
   const p = state.player;
-  const nameSig = JSON.stringify([p && p.name, state.drafts.editingName]);
+  const nameSig = JSON.stringify([p && p.name, state.drafts.editingName, nameMaxLength()]);
   const quickSig = JSON.stringify([state.presets, state.drafts.quick, state.lobby.quickBusy]);
   const formsSig = JSON.stringify([state.presets, state.drafts.create, state.lobby.busy, state.lobby.createError]);
   const tablesSig = JSON.stringify([state.lobby.rooms, state.lobby.extra, state.lobby.next, state.lobby.more,
@@ -288,7 +289,7 @@ export function nameCard(state, act, { compact = false } = {}) {
   if (!editing) {
     return h('div', { class: 'card name-card', 'data-testid': 'name-card' },
       h('div', { class: 'name-row' },
-        h('span', { class: 'avatar avatar-lg', 'aria-hidden': 'true' }, (player.name[0] || '?').toUpperCase()),
+        h('span', { class: 'avatar avatar-lg', 'aria-hidden': 'true' }, initials(player.name)),
         h('div', {},
           h('div', { class: 'muted small' }, t('name.playing_as')),
           h('div', { class: 'name-value', 'data-testid': 'current-name' }, player.name)),
@@ -301,6 +302,7 @@ export function nameCard(state, act, { compact = false } = {}) {
         }, t('name.change'))));
   }
   const draft = state.drafts.name;
+  const max = nameMaxLength();
   return h('form', {
     class: `card name-card${compact ? ' compact' : ''}`,
     'data-testid': 'name-form',
@@ -317,17 +319,55 @@ export function nameCard(state, act, { compact = false } = {}) {
       type: 'text',
       name: 'name',
       autocomplete: 'nickname',
-      maxlength: '24',
+      // No maxlength: the browser would cut a long (or pasted) name without a word. The field
+      // says how long it may be, and that a name is too long, with the server's own limit.
       required: true,
       placeholder: t('name.placeholder'),
       value: draft,
       'data-testid': 'name-input',
       'data-focus': 'name-input',
-      'aria-describedby': 'name-hint',
-      onInput: (e) => { state.drafts.name = e.target.value; },
+      'aria-describedby': 'name-hint name-limit',
+      'aria-invalid': max !== null && nameLength(draft) > max ? 'true' : 'false',
+      onInput: (e) => {
+        state.drafts.name = e.target.value;
+        showNameLimit(e.target, max);
+      },
     }),
     h('button', { type: 'submit', class: 'btn btn-primary', 'data-testid': 'name-save', 'data-focus': 'name-save' }, t('name.save'))),
-  h('p', { id: 'name-hint', class: 'muted small' }, t('name.hint')));
+  h('p', { id: 'name-hint', class: 'muted small' }, t('name.hint')),
+  nameLimitLine(draft, max));
+}
+
+/** "9/24", or "Too long: 30 characters, at most 24" (null when the limit is unknown). */
+export function nameLimitText(name, max) {
+  if (max === null) return null;
+  const n = nameLength(name);
+  return n > max ? t('name.too_long', { n, max }) : t('name.count', { n, max });
+}
+
+function nameLimitLine(name, max) {
+  const text = nameLimitText(name, max);
+  if (text === null) return null;
+  const over = nameLength(name) > max;
+  return h('p', {
+    id: 'name-limit',
+    class: `small name-limit${over ? ' over' : ' muted'}`,
+    'data-testid': 'name-limit',
+    'data-over': String(over),
+    'aria-live': 'polite',
+  }, text);
+}
+
+// Typing does not redraw the form (the caret stays put): the limit line follows the draft here.
+function showNameLimit(input, max) {
+  const line = input.form && input.form.querySelector('[data-testid="name-limit"]');
+  if (!line) return;
+  const over = nameLength(input.value) > max;
+  line.textContent = nameLimitText(input.value, max);
+  line.dataset.over = String(over);
+  line.classList.toggle('over', over);
+  line.classList.toggle('muted', !over);
+  input.setAttribute('aria-invalid', over ? 'true' : 'false');
 }
 
 function createCard(state, act) {
@@ -432,7 +472,7 @@ function joinCard(state, act) {
       autocomplete: 'off',
       autocapitalize: 'characters',
       spellcheck: 'false',
-      maxlength: '12',
+      // A whole invite link may be pasted here (roomcode.js takes the code out of it).
       placeholder: t('join.placeholder'),
       value: state.drafts.code,
       'data-testid': 'join-code-input',

@@ -8,6 +8,7 @@ import { seatLabel } from './common.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { ratingChanges } from './setratings.js';
+import { scoreSheet, standingsBlock } from './scoresheet.js';
 
 const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
 
@@ -136,7 +137,9 @@ function resultTable(res, ctx) {
       // Penalty scoring adds each seat's own count: a cost, not a gain.
       klasik && view.scoring === 'penalty'
         ? h('td', { class: 'num pts penalty', 'data-testid': 'result-points', 'data-seat': i }, String(pts))
-        : h('td', { class: `num pts${pts > 0 ? ' plus' : ''}`, 'data-testid': 'result-points', 'data-seat': i }, pts > 0 ? `+${pts}` : String(pts)),
+        // Ganda: the points are the team's, also for the partner who did not go out.
+        : h('td', { class: `num pts${pts > 0 ? ' plus' : ''}`, 'data-testid': 'result-points', 'data-seat': i },
+          pts > 0 ? (team ? t('sheet.team_points', { n: pts }) : `+${pts}`) : String(pts)),
       h('td', { class: 'num total', 'data-testid': 'result-total', 'data-seat': i }, String(view.scores[i] ?? 0))));
   }
   return h('div', { class: 'result-table-wrap' },
@@ -161,8 +164,10 @@ function setResultBlock(view, ctx) {
   return h('div', { class: 'set-result', 'data-testid': 'set-result', 'data-winners': sr.winners.join(',') },
     h('p', { class: 'set-title' }, icon('trophy'), ' ', t('set.title')),
     h('p', { class: 'set-winner' }, text),
+    standingsBlock(ctx),
     sr.deals ? h('p', { class: 'muted small' }, t('set.deals', { n: sr.deals })) : null,
     ratingChanges(ctx),
+    scoreSheet(ctx),
     view.preset === 'klasik' ? h('ol', { class: 'set-totals', 'data-testid': 'set-totals' },
       (sr.scores.length ? sr.scores : view.scores).map((score, i) => h('li', {
         class: sr.winners.includes(i) ? 'winner' : '',

@@ -8,8 +8,9 @@ import { renderBoard } from '../board.js';
 import {
   bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, remainingMs,
 } from '../game.js';
-import { seatLabel, modeLabel, initials, takeableSeats } from './common.js';
+import { seatLabel, modeLabel, initials, takeableSeats, seatConnected } from './common.js';
 import { resultPanel } from './results.js';
+import { sheetButton, sheetOverlay } from './scoresheet.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { profileLink } from './profile.js';
@@ -62,7 +63,8 @@ export function tableView(state, act) {
       ctx.klasik ? klasikBoardInfo(ctx) : null,
       h('p', { class: 'sr-only', 'data-testid': 'ends-text' },
         view.ends ? t('table.ends', { l: view.ends[0], r: view.ends[1] }) : t('table.line.empty')),
-      !view.line.length ? h('p', { class: 'board-empty' }, view.phase === 'playing' ? t('table.line.empty') : t('table.waiting_deal')) : null)),
+      !view.line.length ? h('p', { class: 'board-empty' }, view.phase === 'playing' ? t('table.line.empty') : t('table.waiting_deal')) : null),
+    sheetOverlay(ctx)),
   handArea(ctx),
   showResult ? resultPanel(ctx) : null);
 
@@ -119,6 +121,7 @@ function infoBar(ctx) {
         ? h('span', { class: 'spectator-badge', 'data-testid': 'spectator-marker' }, icon('eye'), ' ', t('table.spectating'))
         : null,
       rulesLink({ newTab: true, className: 'btn btn-ghost btn-small' }),
+      sheetButton(ctx),
       canShow ? h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'show-result', 'data-focus': 'show-result', onClick: ctx.act.showResult }, t('table.show_result')) : null,
       ctx.me !== null && (view.phase === 'playing' || view.phase === 'deal_over')
         ? h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'leave-table-button', 'data-focus': 'leave-table', onClick: ctx.act.leaveTable }, t('table.leave'))
@@ -157,13 +160,16 @@ function seatPanel(i, ctx) {
   const name = seatLabel(room, i);
   const isTurn = view.phase === 'playing' && view.turn === i;
   const clockHere = game.clock && game.clock.seat === i && view.phase === 'playing';
-  const connected = entry.bot ? null : room.presence[i];
+  const connected = entry.bot ? null : seatConnected(room, i, ctx.me);
   const partner = ctx.me !== null ? partnerOf(ctx.me, view) : null;
   const count = view.counts[i] ?? 0;
-  const pass = room.flashes.pass[i];
+  // A pass (a draw, a discard) is news while the deal is played; once it is over the result
+  // panel says what happened, and a badge left over would sit on top of it.
+  const playing = view.phase === 'playing';
+  const pass = playing && room.flashes.pass[i];
   const auto = room.flashes.auto[i];
-  const discarded = (room.flashes.discard || {})[i];
-  const drawing = (room.flashes.draw || {})[i];
+  const discarded = playing && (room.flashes.discard || {})[i];
+  const drawing = playing && (room.flashes.draw || {})[i];
   const discards = view.discardCounts ? view.discardCounts[i] || 0 : 0;
   const rem = clockHere ? remainingMs(game, performance.now()) : null;
   const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;

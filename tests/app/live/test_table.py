@@ -281,3 +281,32 @@ async def test_between_deals_the_snapshot_says_when_the_next_deal_starts(
     await live.settle()
     assert live.table.state.phase == "playing"
     assert watcher.of_type("snapshot")[-1]["next_deal"] is None
+
+
+async def test_every_viewer_s_score_sheet_lists_the_set_s_finished_deals(
+    live_table: Any, api: Any, clock: FakeClock
+) -> None:
+    live: LiveTable = await live_table(deals_per_set=2)
+    await play_until(
+        live,
+        clock,
+        lambda: live.table.state.deal_number == 2 and live.table.state.phase == "playing",
+    )
+    keys = ("end", "result", "winner", "seat", "points")
+    for probe in live.probes:
+        ended = [f["event"] for f in probe.of_type("event") if f["event"]["kind"] == "deal_ended"]
+        rows = [{"deal": e["deal_number"], **{k: e[k] for k in keys}} for e in ended]
+        assert probe.view["deals"] == rows and len(rows) == 1
+        assert probe.view["deal_number"] == 2  # the deal in play is not on the sheet
+
+    await play_until(live, clock, lambda: live.table.state.phase == "set_over")
+    view = live.probes[0].view
+    assert [d["deal"] for d in view["deals"]] == list(range(1, view["set_result"]["deals"] + 1))
+    totals = [sum(d["points"][s] for d in view["deals"]) for s in range(4)]
+    assert totals == view["scores"] == view["set_result"]["scores"]
+
+    # The next set starts a new sheet.
+    start = f"/api/rooms/{live.code}/start"
+    assert (await api.post(start, headers=live.guests[0].headers)).status_code == 200
+    await live.settle()
+    assert live.probes[3].of_type("snapshot")[-1]["view"]["deals"] == []

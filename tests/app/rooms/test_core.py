@@ -29,6 +29,7 @@ from app.rooms.effects import (
     LoadRoom,
     Message,
     MoveStored,
+    NextDeal,
     RoomChanged,
     RoomLoaded,
     Send,
@@ -198,3 +199,40 @@ def test_a_bot_move_for_a_seat_taken_back_meanwhile_is_dropped() -> None:
     move = engine.BOTS[bot.kind].choose(bot.view, state.rng)
     assert run(state, BotMoved(bot.token, bot.seat, move), T0 + 2) == []
     assert state.move_seq == 0
+
+
+def _snapshots(effects: list[Effect], conn: int) -> list[dict[str, Any]]:
+    return [f["view"] for f in sent_to(effects, conn) if f["type"] == "snapshot"]
+
+
+def test_the_score_sheet_lists_each_finished_deal_and_no_tile() -> None:
+    state = started()
+    n = 0
+    ended: list[dict[str, Any]] = []
+    while not ended:
+        effects = run(state, play(state, f"m{n}"), T0 + 1 + n)
+        n += 1
+        for conn in (0, 1, 2, 3, 9):
+            views = _snapshots(effects, conn)
+            assert views, conn
+            if views[-1]["phase"] == "playing":
+                assert views[-1]["deals"] == []  # the deal in play is nobody's to see yet
+        ended = [
+            f["event"]
+            for f in sent_to(effects, 9)
+            if f["type"] == "event"
+            if f["event"]["kind"] == "deal_ended"
+        ]
+    first = ended[0]
+    row = {key: first[key] for key in ("end", "result", "winner", "seat", "points")}
+    for conn in (0, 1, 2, 3, 9):
+        (sheet,) = _snapshots(effects, conn)[-1]["deals"]
+        assert sheet == {"deal": 1, **row}
+        # The sheet holds no tile: the hands and the last tile stay in last_result.
+        assert "-" not in json.dumps(sheet)
+
+    # The next deal keeps the sheet of the set while its own result is unknown.
+    nxt = run(state, NextDeal((state.set_number, 1)), T0 + 100)
+    later = _snapshots(nxt, 9)[-1]
+    assert later["phase"] == "playing" and later["deal_number"] == 2
+    assert later["deals"] == [{"deal": 1, **row}]
