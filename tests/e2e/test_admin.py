@@ -70,4 +70,7 @@ def test_the_admin_page_removes_a_player_from_a_seat(open_page, lobby_api):
     banner.wait_for(timeout=5000)
     assert banner.inner_text().strip().startswith("An operator removed you from this table.")
     assert lobby_api.room(code)["seats"][1]["player_id"] is None
-    admin.by("admin-seat", seat=1, player="").wait_for()  # the list was reloaded: seat 1 empty
+    # The list was reloaded: seat 1 of this table is empty (other tests' tables are listed too).
+    admin.by("admin-table", code=code).locator(
+        '[data-testid="admin-seat"][data-seat="1"][data-player=""]'
+    ).wait_for()
