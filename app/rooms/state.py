@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import engine
+from engine import fairness
 from app.rooms import frames
 from app.rooms.chat import ChatState
 from app.rooms.effects import Token
@@ -57,7 +58,10 @@ class TableState:
     room: RoomInfo
     config: TableConfig = field(default_factory=TableConfig)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))
+    # Each deal's secret (docs/FAIRNESS.md), from the operating system's random source.
+    new_secret: Callable[[], str] = field(
+        default=lambda: fairness.new_secret(secrets.token_bytes)
+    )
     game: engine.MatchState = field(init=False)
     set_number: int = 0
     set_id: int | None = None
@@ -129,10 +133,11 @@ def utc(ts: float) -> datetime:
 
 
 def rebuild(state: TableState, stored: StoredSet) -> TableState:
-    """The table as the stored seeds and moves make it (after a restart, or on another node)."""
+    """The table as the stored secrets (or seeds) and moves make it (after a restart, or on
+    another node)."""
     rules = engine.RuleSet.from_dict(stored.rules)
     deals = [
-        (deal.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
+        (deal.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
         for deal in stored.deals
     ]
     game, events = engine.replay_match(rules, deals)
