@@ -131,7 +131,11 @@ def start_deal(
     if (seed is None) == (secret is None):
         raise ValueError("start_deal takes exactly one of a seed and a secret")
     rules = state.rules
-    dealt = deal_tiles(rules, seed) if secret is None else _fair_tiles(rules, secret)
+    if secret is not None:
+        dealt = _fair_tiles(rules, secret)
+    else:
+        assert seed is not None  # exactly one of them, checked above
+        dealt = deal_tiles(rules, seed)
     # The discarded hands are never recorded anywhere: not even the seat that had them.
     events = [
         Event("redeal", {"deal_number": state.deal_number + 1, "redeal": k})

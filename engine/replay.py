@@ -17,7 +17,6 @@ from engine.events import Event
 from engine.match import MatchState, new_match, play, start_deal
 from engine.rules import RuleSet
 
-
 # What a deal is dealt from: a secret (str, docs/FAIRNESS.md) or a seed (int, older deals).
 Source = int | str
 

@@ -1,12 +1,13 @@
 """Every deal on the record: a player's sets, and a set's deals rebuilt for replay.
 
 Nothing here folds a deal by itself: a set's finished deals are re-played from their stored
-secrets (or, dealt before docs/FAIRNESS.md, seeds) and moves through ``engine.replay_match`` (the same ``start_deal`` and ``play`` as the live
-table), and what the engine's events say is what a replay shows.
+secrets (or, dealt before docs/FAIRNESS.md, seeds) and moves through ``engine.replay_match``
+(the same ``start_deal`` and ``play`` as the live table), and what the engine's events say is
+what a replay shows.
 
 A deal still in play is listed by number and start time only. Its moves are never even loaded,
-so no hand, tile, secret or seed of a live deal can reach an answer. Finished deals come first in a set
-(deals are played one after another), so they are always a prefix of the set's deals.
+so no hand, tile, secret or seed of a live deal can reach an answer. Finished deals come first
+in a set (deals are played one after another), so they are always a prefix of the set's deals.
 """
 
 from __future__ import annotations

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import engine
-from engine import fairness
 from app.rooms import frames
 from app.rooms.chat import ChatState
 from app.rooms.effects import Token
 from app.rooms.settings import DEFAULT_BOT, rule_settings
 from app.rooms.store import RoomInfo, StoredSet
+from engine import fairness
 
 BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
 
@@ -59,9 +59,7 @@ class TableState:
     config: TableConfig = field(default_factory=TableConfig)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     # Each deal's secret (docs/FAIRNESS.md), from the operating system's random source.
-    new_secret: Callable[[], str] = field(
-        default=lambda: fairness.new_secret(secrets.token_bytes)
-    )
+    new_secret: Callable[[], str] = field(default=lambda: fairness.new_secret(secrets.token_bytes))
     game: engine.MatchState = field(init=False)
     set_number: int = 0
     set_id: int | None = None

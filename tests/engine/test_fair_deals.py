@@ -63,7 +63,7 @@ def test_the_documented_vectors_deal_at_the_table() -> None:
 def test_draw_rules_draw_the_set_aside_tiles_in_shuffled_order() -> None:
     rules = rules_from_settings({"preset": "klasik", "players": 4, "stuck": "draw"})
     secret = SECRETS[5]
-    state, events = start_deal(engine.new_match(rules), secret=secret)
+    _, events = start_deal(engine.new_match(rules), secret=secret)
     started = next(e for e in events if e.kind == "deal_started")
     order = [str(t) for t in fairness.deal(secret, rules).set_aside]
     assert started.data["set_aside"] == order

@@ -8,6 +8,7 @@ import { seatLabel } from './common.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { ratingChanges } from './setratings.js';
+import { fairMark } from '../fairness.js';
 
 const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
 
@@ -68,6 +69,7 @@ export function resultPanel(ctx) {
     head,
     table,
     aside,
+    fairMark(view),
     h('footer', { class: 'result-foot' },
       !setOver ? h('p', { class: 'muted small', role: 'status' }, t('result.next_deal')) : null,
       h('button', {
