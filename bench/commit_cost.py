@@ -87,7 +87,7 @@ async def new_deal(db: Database, code: str) -> int:
             session, code=code, host_id=host.id, settings={"preset": "pordi"}
         )
     set_id = await store.create_set(room_id=room.id, number=1, rules={}, at=NOW)
-    return await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=NOW)
+    return await store.create_deal(set_id=set_id, number=1, secret="1" * 64, opener=0, at=NOW)
 
 
 async def measure(url: str, driver: Driver, commits: int) -> None:

@@ -174,6 +174,9 @@ class DealFacts(NamedTuple):
     start: tuple[int, int] | None  # the face-up start tile as drawn (left, right), or None
     # Draw rules: the set-aside tiles in dealt order, the boneyard (drawn from the front).
     boneyard: tuple[int, ...] = ()
+    # A provably fair deal (docs/FAIRNESS.md): the secret it was dealt from (``seed`` is None).
+    # Only its commitment is shown before the deal ends; the secret rides on ``deal_ended``.
+    secret: str | None = None
 
 
 class Position(NamedTuple):
@@ -288,14 +291,27 @@ def new_deal(
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
     boneyard: tuple[int, ...] = (),
+    secret: str | None = None,
 ) -> tuple[DealFacts, Position]:
     """A deal before its first move. ``start``: the face-up start tile as drawn (left, right).
 
-    ``boneyard``: under draw rules, the set-aside tiles in drawing order.
+    ``boneyard``: under draw rules, the set-aside tiles in drawing order. ``secret``: what a
+    provably fair deal was dealt from.
     """
     order = core.turn_order(players, direction)
     facts = DealFacts(
-        number, seed, redeals, first, additional, opener, hands, order, set_aside, start, boneyard
+        number,
+        seed,
+        redeals,
+        first,
+        additional,
+        opener,
+        hands,
+        order,
+        set_aside,
+        start,
+        boneyard,
+        secret,
     )
     if start is None:
         pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
@@ -322,12 +338,34 @@ def start_of(facts: DealFacts) -> str | None:
     return None if facts.start is None else DRAWN[facts.start[0]][facts.start[1]]
 
 
-def deal_started_event(facts: DealFacts) -> Event:
+def fair_facts(
+    rules: RuleSet, facts: DealFacts
+) -> tuple[str | None, str | None, dict[str, Any] | None]:
+    """What everyone is shown of a fair deal from its start: the shuffle's version, its
+    commitment and ``fairness.dealing``. All None for a deal dealt from a seed."""
+    if facts.secret is None:
+        return None, None, None
+    # Imported here, not above: ``python -m engine.fairness`` must find it not yet imported.
+    from engine import fairness
+
+    return (
+        fairness.SHUFFLE_VERSION,
+        fairness.commitment(facts.secret),
+        fairness.dealing(rules, facts.redeals),
+    )
+
+
+def deal_started_event(facts: DealFacts, rules: RuleSet) -> Event:
+    """Its secret is not in it: ``deal_ended`` carries that, once the deal is over."""
+    shuffle, commitment, dealing = fair_facts(rules, facts)
     return Event.of(
         "deal_started",
         {
             "deal_number": facts.number,
             "seed": facts.seed,
+            "shuffle": shuffle,
+            "commitment": commitment,
+            "dealing": dealing,
             "redeals": facts.redeals,
             "first": facts.first,
             "additional": facts.additional,

@@ -177,6 +177,18 @@ def deal(secret: str, rules: RuleSet) -> FairDeal:
     )
 
 
+def dealing(rules: RuleSet, k: int) -> dict[str, Any]:
+    """What a client needs besides the secret to recompute a deal (FAIRNESS.md §3), as the
+    server publishes it with the deal: the shuffle dealt and how the rules deal it out."""
+    return {
+        "k": _check_k(k),
+        "players": rules.players,
+        "hand_size": rules.hand_size,
+        "start_tile": rules.face_up_start,
+        "redeal_min_balak": rules.redeal_min_balak,
+    }
+
+
 def first_deal_opener(rules: RuleSet, dealt: FairDeal) -> tuple[int, str]:
     """Who moves first if this is a set's first deal, and why (later deals: the last winner)."""
     if rules.first_opening_tile is not None:

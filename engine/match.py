@@ -117,11 +117,25 @@ def _too_many_balak(rules: RuleSet, hands: tuple[int, ...]) -> bool:
     return limit > 0 and any((h & BALAK_MASK).bit_count() >= limit for h in hands)
 
 
-def start_deal(state: MatchState, seed: int) -> tuple[MatchState, list[Event]]:
-    """Shuffle with ``random.Random(seed)``, redeal while a hand has too many balak, open."""
+def start_deal(
+    state: MatchState, seed: int | None = None, *, secret: str | None = None
+) -> tuple[MatchState, list[Event]]:
+    """Deal from exactly one of ``seed`` or ``secret``, redeal while a hand has too many balak,
+    open.
+
+    ``secret`` (64 lowercase hex characters): the provably fair shuffle of docs/FAIRNESS.md
+    (``engine.fairness.deal``); ``seed``: ``random.Random(seed)``, how deals were dealt before
+    it (they replay from their seed exactly as they were played).
+    """
     _check_can_start(state)
+    if (seed is None) == (secret is None):
+        raise ValueError("start_deal takes exactly one of a seed and a secret")
     rules = state.rules
-    dealt = deal_tiles(rules, seed)
+    if secret is not None:
+        dealt = _fair_tiles(rules, secret)
+    else:
+        assert seed is not None  # exactly one of them, checked above
+        dealt = deal_tiles(rules, seed)
     # The discarded hands are never recorded anywhere: not even the seat that had them.
     events = [
         Event("redeal", {"deal_number": state.deal_number + 1, "redeal": k})
@@ -137,8 +151,25 @@ def start_deal(state: MatchState, seed: int) -> tuple[MatchState, list[Event]]:
         start=dealt.start,
         set_aside=dealt.set_aside,
         boneyard=dealt.rest,
+        secret=secret,
     )
     return new_state, events + ev
+
+
+def _fair_tiles(rules: RuleSet, secret: str) -> Dealt:
+    """What ``secret`` deals, from the one implementation of FAIRNESS.md's shuffle."""
+    # Imported here, not above: ``python -m engine.fairness`` must find it not yet imported.
+    from engine import fairness
+
+    fair = fairness.deal(secret, rules)
+    return Dealt(
+        fair.hand_masks,
+        fair.k,
+        fair.start_drawn,
+        fair.set_aside_mask,
+        0 if fair.first_seat is None else fair.first_seat,
+        tuple(t.index for t in fair.set_aside),
+    )
 
 
 def deal_tiles(rules: RuleSet, seed: int) -> Dealt:
@@ -192,6 +223,7 @@ def begin_deal(
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
     boneyard: tuple[int, ...] | None = None,
+    secret: str | None = None,
 ) -> tuple[MatchState, list[Event]]:
     """Start a deal with the given hands (masks); shared by ``start_deal``, replay, scenarios.
 
@@ -240,6 +272,7 @@ def begin_deal(
         start=start,
         set_aside=set_aside,
         boneyard=_boneyard(rules, set_aside, boneyard),
+        secret=secret,
     )
     pos, passes = open_turn(rules, facts, pos)
     s = state
@@ -258,7 +291,7 @@ def begin_deal(
             s.results,
         ),
     )
-    return new_state, [deal_started_event(facts), *passes]
+    return new_state, [deal_started_event(facts, rules), *passes]
 
 
 # -- playing --------------------------------------------------------------------------------------
@@ -314,6 +347,8 @@ def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Even
     data = result.to_dict()
     data["deal_number"] = state.facts.number
     data["scores"] = list(scores)
+    if state.facts.secret is not None:
+        data["secret"] = state.facts.secret  # revealed now, to be checked against its commitment
     events = [Event("deal_ended", data)]
     set_result = _set_result(ended)
     if set_result is not None:

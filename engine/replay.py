@@ -1,6 +1,7 @@
 """Replay: a deal or a whole set rebuilt by playing its stored moves through ``play``.
 
-The service stores each deal's seed and its moves (placements and discards, each as tile +
+The service stores what each deal was dealt from (a fair deal's secret, or an older deal's seed)
+and its moves (placements and discards, each as tile +
 end; a discard's end is ``"discard"``) before it broadcasts them; after a restart it rebuilds
 the table with ``replay_match``. There is no second fold over events: the moves go through
 the same ``start_deal`` and ``play`` as the live table, so a replayed state is the live one.
@@ -16,16 +17,23 @@ from engine.events import Event
 from engine.match import MatchState, new_match, play, start_deal
 from engine.rules import RuleSet
 
+# What a deal is dealt from: a secret (str, docs/FAIRNESS.md) or a seed (int, older deals).
+Source = int | str
+
 
 def fold(
-    rules: RuleSet, seed: int, moves: Iterable[Move], state: MatchState | None = None
+    rules: RuleSet, source: Source, moves: Iterable[Move], state: MatchState | None = None
 ) -> tuple[MatchState, list[Event]]:
-    """Start a deal from ``seed`` (on ``state``, default a new match) and play ``moves``.
+    """Deal from ``source`` (on ``state``, default a new match) and play ``moves``.
 
-    Each move is played by the seat whose turn it is.
+    ``source`` is a fair deal's secret (str) or a seed (int). Each move is played by the seat
+    whose turn it is.
     """
     state = new_match(rules) if state is None else state
-    state, events = start_deal(state, seed)
+    if isinstance(source, str):
+        state, events = start_deal(state, secret=source)
+    else:
+        state, events = start_deal(state, source)
     for move in moves:
         if state.turn is None:
             raise DealOver(f"move {move} comes after the end of the deal")
@@ -35,16 +43,16 @@ def fold(
 
 
 def replay_match(
-    rules: RuleSet, deals: Sequence[tuple[int, Sequence[Move]]]
+    rules: RuleSet, deals: Sequence[tuple[Source, Sequence[Move]]]
 ) -> tuple[MatchState, list[Event]]:
-    """Rebuild a whole set from stored ``(seed, moves)`` per deal, in order.
+    """Rebuild a whole set from stored ``(secret or seed, moves)`` per deal, in order.
 
     Each move is ``Move(Tile.parse(tile), end)`` as stored: ``end`` is None, "left", "right"
     or "discard".
     """
     state = new_match(rules)
     events: list[Event] = []
-    for seed, moves in deals:
-        state, more = fold(rules, seed, moves, state)
+    for source, moves in deals:
+        state, more = fold(rules, source, moves, state)
         events.extend(more)
     return state, events

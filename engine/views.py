@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import NOBODY
-from engine.deal import DISCARD, DealState, placements, start_of, stock
+from engine.deal import DISCARD, DealState, fair_facts, placements, start_of, stock
 from engine.events import Event
 from engine.match import MatchState
 from engine.scoring import classify_domi
@@ -120,9 +120,17 @@ def _public_view(state: MatchState) -> dict[str, Any]:
         "last_result": None,
         "set_result": dict(state.set_result) if state.set_result else None,
         "deals": _deals(state),
+        # A fair deal (docs/FAIRNESS.md): its commitment from the start, its secret once over.
+        "commitment": None,
+        "dealing": None,
+        "secret": None,
     }
     if deal is None:
         return out
+    if deal.facts.secret is not None:
+        _, out["commitment"], out["dealing"] = fair_facts(rules, deal.facts)
+        if state.phase != "playing":
+            out["secret"] = deal.facts.secret  # the deal is over: deal_ended revealed it
     out["counts"] = [h.bit_count() for h in deal.hands]
     out["start"] = start_of(deal.facts)
     out["line"] = _line(deal)
@@ -182,7 +190,7 @@ def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
         return {"kind": kind, **{key: data[key] for key in shown}}
     if kind == "deal_started":
         # Built from the public fields only: the seed, the other hands and the set-aside
-        # tiles stay on the server.
+        # tiles stay on the server (a fair deal's secret is not even in the raw event).
         data = event.data
         hands = data["hands"]
         return {
@@ -195,5 +203,8 @@ def event_view(event: Event, viewer: int | None) -> dict[str, Any] | None:
             "hand": list(hands[viewer]) if viewer is not None else None,
             "start": data.get("start"),
             "set_aside": len(data.get("set_aside", [])),
+            "shuffle": data.get("shuffle"),
+            "commitment": data.get("commitment"),
+            "dealing": data.get("dealing"),
         }
     return None

@@ -64,10 +64,18 @@ class MoveOut(BaseModel):
 
 
 class Fairness(BaseModel):
-    shuffle: str = Field(description="`seed`: from the stored seed (deals before FAIRNESS.md)")
+    shuffle: Literal["fair", "seed"] = Field(
+        description="`fair`: dealt from a committed secret (docs/FAIRNESS.md); `seed`: from the "
+        "engine's seeded generator (deals before it)"
+    )
+    version: str | None = Field(description="The `fair` shuffle's version: `sha256-v1`")
     seed: int | None = Field(description="The seed of a `seed` shuffle (shown once the deal ended)")
-    commitment: str | None = Field(description="SHA-256 of the secret; null for `seed` deals")
-    secret: str | None = Field(description="The deal's secret (docs/FAIRNESS.md); null for `seed`")
+    commitment: str | None = Field(
+        description="SHA-256 of the secret, as shown when the deal opened; null for `seed` deals"
+    )
+    secret: str | None = Field(
+        description="The deal's secret, revealed when it ended; null for `seed` deals"
+    )
 
 
 class DealOut(BaseModel):

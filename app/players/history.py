@@ -1,12 +1,13 @@
 """Every deal on the record: a player's sets, and a set's deals rebuilt for replay.
 
-Nothing here folds a deal by itself: a set's finished deals are re-played from their stored seeds
-and moves through ``engine.replay_match`` (the same ``start_deal`` and ``play`` as the live
-table), and what the engine's events say is what a replay shows.
+Nothing here folds a deal by itself: a set's finished deals are re-played from their stored
+secrets (or, dealt before docs/FAIRNESS.md, seeds) and moves through ``engine.replay_match``
+(the same ``start_deal`` and ``play`` as the live table), and what the engine's events say is
+what a replay shows.
 
 A deal still in play is listed by number and start time only. Its moves are never even loaded,
-so no hand, tile or seed of a live deal can reach an answer. Finished deals come first in a set
-(deals are played one after another), so they are always a prefix of the set's deals.
+so no hand, tile, secret or seed of a live deal can reach an answer. Finished deals come first
+in a set (deals are played one after another), so they are always a prefix of the set's deals.
 """
 
 from __future__ import annotations
@@ -22,13 +23,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from app.players.profiles import change_view
-from app.store.models import Deal, GameSet, Move, Player, RatingChange, Room, Score, SetPlayer
+from app.store.models import (
+    FAIR_SHUFFLE,
+    Deal,
+    GameSet,
+    Move,
+    Player,
+    RatingChange,
+    Room,
+    Score,
+    SetPlayer,
+)
 
 FINISHED, IN_PLAY = "finished", "in_play"
 MOVE_KINDS = ("played", "discarded")  # a stored move's own event (engine: events[0] of play)
-# Today's deals are shuffled from a stored seed; FAIRNESS.md's committed secret comes later and
-# fills the same place (see ``_fairness``).
-SEED_SHUFFLE = "seed"
 
 
 def replay_path(set_id: int) -> str:
@@ -233,13 +241,13 @@ async def _moves_of(session: AsyncSession, deal_ids: list[int]) -> dict[int, lis
 
 
 def _replay(rules: engine.RuleSet, deals: Sequence[_StoredDeal]) -> list[dict[str, Any]]:
-    """Each finished deal as the engine re-plays it from its seed and stored moves."""
+    """Each finished deal as the engine re-plays it from its secret (or seed) and stored moves."""
     if not deals:
         return []
     _, events = engine.replay_match(
         rules,
         [
-            (d.row.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in d.moves])
+            (d.row.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in d.moves])
             for d in deals
         ],
     )
@@ -270,7 +278,7 @@ def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
     result = {
         key: value
         for key, value in ended.items()
-        if key not in ("kind", "deal_number", "points", "scores")
+        if key not in ("kind", "deal_number", "points", "scores", "secret")
     }
     return {
         "number": stored.row.number,
@@ -289,7 +297,7 @@ def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
         "result": result,
         "points": ended["points"],
         "scores": ended["scores"],
-        "fairness": _fairness(stored.row),
+        "fairness": _fairness(stored.row, started),
     }
 
 
@@ -314,8 +322,24 @@ def _move(stored: Move, event: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _fairness(deal: Deal) -> dict[str, Any]:
-    """How the deal was shuffled, for checking it. Seed-shuffled deals (all of them today) carry
-    no commitment: their seed is shown once the deal is over, and ``engine.start_deal`` deals
-    from it. The committed secret of docs/FAIRNESS.md goes in ``secret``/``commitment``."""
-    return {"shuffle": SEED_SHUFFLE, "seed": deal.seed, "commitment": None, "secret": None}
+def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
+    """How a finished deal was shuffled, for checking it (only finished deals come here).
+
+    A ``fair`` deal (docs/FAIRNESS.md) shows its secret, the commitment its players were shown
+    and the shuffle's version; one dealt before it shows its seed and no commitment.
+    """
+    if deal.shuffle == FAIR_SHUFFLE:
+        return {
+            "shuffle": deal.shuffle,
+            "version": started["shuffle"],
+            "seed": None,
+            "commitment": started["commitment"],
+            "secret": deal.secret,
+        }
+    return {
+        "shuffle": deal.shuffle,
+        "version": None,
+        "seed": deal.seed,
+        "commitment": None,
+        "secret": None,
+    }

@@ -3,7 +3,7 @@
 In the style of python-websockets' ``protocol.py`` and h11: the core owns a table's state and
 decides everything — who may play, what is stored, what each viewer is sent, which timers run —
 and the asyncio shell (app/rooms/table.py) only runs the inbox and carries out the effects. Time
-(``now``) and randomness (``state.rng``, ``state.new_seed``) are inputs, so every race is a plain
+(``now``) and randomness (``state.rng``, ``state.new_secret``) are inputs, so every race is a plain
 unit test: a late move and the clock for the same turn are two commands, and whichever the core
 handles first changes the turn, so the other finds it stale.
 
@@ -218,10 +218,10 @@ def _turn_due(state: TableState, token: Token, *, bot: bool, now: float) -> list
 
 def _start_deal(state: TableState, now: float) -> list[Effect]:
     assert state.set_id is not None
-    seed = state.new_seed()
-    game, events = engine.start_deal(state.game, seed)
+    secret = state.new_secret()
+    game, events = engine.start_deal(state.game, secret=secret)
     assert game.turn is not None  # a new deal always has someone to open it
-    return [CreateDeal(state.set_id, game.deal_number, seed, game.turn, now, game, tuple(events))]
+    return [CreateDeal(state.set_id, game.deal_number, secret, game.turn, now, game, tuple(events))]
 
 
 def _apply(

@@ -249,7 +249,7 @@ class CreateSet:
 class CreateDeal:
     set_id: int
     number: int
-    seed: int
+    secret: str = field(repr=False)  # never in a log line: it is published when the deal ends
     opener: int
     at: float
     game: engine.MatchState

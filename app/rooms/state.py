@@ -15,6 +15,7 @@ from app.rooms.chat import ChatState
 from app.rooms.effects import Token
 from app.rooms.settings import DEFAULT_BOT, rule_settings
 from app.rooms.store import RoomInfo, StoredSet
+from engine import fairness
 
 BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
 
@@ -57,7 +58,8 @@ class TableState:
     room: RoomInfo
     config: TableConfig = field(default_factory=TableConfig)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))
+    # Each deal's secret (docs/FAIRNESS.md), from the operating system's random source.
+    new_secret: Callable[[], str] = field(default=lambda: fairness.new_secret(secrets.token_bytes))
     game: engine.MatchState = field(init=False)
     set_number: int = 0
     set_id: int | None = None
@@ -131,10 +133,11 @@ def utc(ts: float) -> datetime:
 
 
 def rebuild(state: TableState, stored: StoredSet) -> TableState:
-    """The table as the stored seeds and moves make it (after a restart, or on another node)."""
+    """The table as the stored secrets (or seeds) and moves make it (after a restart, or on
+    another node)."""
     rules = engine.RuleSet.from_dict(stored.rules)
     deals = [
-        (deal.seed, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
+        (deal.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
         for deal in stored.deals
     ]
     game, events = engine.replay_match(rules, deals)

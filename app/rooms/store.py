@@ -65,7 +65,7 @@ class StoredMove:
 class StoredDeal:
     id: int
     number: int
-    seed: int
+    source: int | str  # what the engine deals it from: a secret (fair deals), or a seed
     started_at: datetime
     ended: bool
     moves: list[StoredMove] = field(default_factory=list)
@@ -124,8 +124,10 @@ class GameStore(Protocol):
     ) -> int: ...
 
     async def create_deal(
-        self, *, set_id: int, number: int, seed: int, opener: int, at: datetime
-    ) -> int: ...
+        self, *, set_id: int, number: int, secret: str, opener: int, at: datetime
+    ) -> int:
+        """A deal dealt from ``secret`` (docs/FAIRNESS.md); durable before its first move."""
+        ...
 
     async def record_move(self, record: MoveRecord) -> None: ...
 

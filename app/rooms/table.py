@@ -88,7 +88,7 @@ class Table:
         clock: Clock,
         config: TableConfig | None = None,
         rng: random.Random | None = None,
-        new_seed: Callable[[], int] | None = None,
+        new_secret: Callable[[], str] | None = None,
         on_lost: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
         bots: BotRunner | None = None,
@@ -96,8 +96,8 @@ class Table:
         self.core = TableState(room, config or TableConfig())
         if rng is not None:
             self.core.rng = rng
-        if new_seed is not None:
-            self.core.new_seed = new_seed
+        if new_secret is not None:
+            self.core.new_secret = new_secret
         self.store = store
         self.clock = clock
         self.config = self.core.config
@@ -151,12 +151,12 @@ class Table:
         self.core.rng = rng
 
     @property
-    def new_seed(self) -> Callable[[], int]:
-        return self.core.new_seed
+    def new_secret(self) -> Callable[[], str]:
+        return self.core.new_secret
 
-    @new_seed.setter
-    def new_seed(self, new_seed: Callable[[], int]) -> None:
-        self.core.new_seed = new_seed
+    @new_secret.setter
+    def new_secret(self, new_secret: Callable[[], str]) -> None:
+        self.core.new_secret = new_secret
 
     @property
     def spectators(self) -> int:
@@ -354,9 +354,9 @@ class Table:
                     room_id=room_id, number=number, rules=rules, at=utc(at)
                 )
                 return SetCreated(number, set_id)
-            case CreateDeal(set_id, number, seed, opener, at, game, events):
+            case CreateDeal(set_id, number, secret, opener, at, game, events):
                 deal_id = await self.store.create_deal(
-                    set_id=set_id, number=number, seed=seed, opener=opener, at=utc(at)
+                    set_id=set_id, number=number, secret=secret, opener=opener, at=utc(at)
                 )
                 return DealCreated(deal_id, game, events)
             case StoreMove(_, move):

@@ -30,7 +30,7 @@ from app.rooms.store import (
 from app.store import players, rooms
 from app.store.batch import GroupCommit
 from app.store.db import Database
-from app.store.models import Base, Deal, GameSet, Move, Room, Seat, seat_count
+from app.store.models import FAIR_SHUFFLE, Base, Deal, GameSet, Move, Room, Seat, seat_count
 
 # History is written with Core against the tables themselves (see SqlGameStore._history).
 SETS = Base.metadata.tables["game_sets"]
@@ -142,12 +142,21 @@ class SqlGameStore:
             return set_id
 
     async def create_deal(
-        self, *, set_id: int, number: int, seed: int, opener: int, at: datetime
+        self, *, set_id: int, number: int, secret: str, opener: int, at: datetime
     ) -> int:
+        """A fair deal: its secret is durable before its first move, so a restart (or another
+        node) deals the same tiles again; it is published only when the deal ends."""
         async with self._history() as conn:
             result = await conn.execute(
                 insert(DEALS)
-                .values(set_id=set_id, number=number, seed=seed, opener=opener, started_at=at)
+                .values(
+                    set_id=set_id,
+                    number=number,
+                    shuffle=FAIR_SHUFFLE,
+                    secret=secret,
+                    opener=opener,
+                    started_at=at,
+                )
                 .returning(DEALS.c.id)
             )
             return int(result.scalar_one())
@@ -221,7 +230,7 @@ class SqlGameStore:
             StoredDeal(
                 id=d.id,
                 number=d.number,
-                seed=d.seed,
+                source=d.source,
                 started_at=d.started_at,
                 ended=d.ended_at is not None,
                 moves=moves_by_deal[d.id],

@@ -35,7 +35,10 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-SHUFFLE_CHECK = "shuffle IN ('seed', 'fair')"
+# deals.shuffle: dealt from the engine's seeded generator (every deal before FAIRNESS.md), or
+# from a secret committed to at the deal's start (docs/FAIRNESS.md).
+SEED_SHUFFLE, FAIR_SHUFFLE = "seed", "fair"
+SHUFFLE_CHECK = f"shuffle IN ('{SEED_SHUFFLE}', '{FAIR_SHUFFLE}')"
 STATUS_CHECK = "status IN ({})".format(", ".join(f"'{status}'" for status in ROOM_STATUSES))
 
 
@@ -146,6 +149,19 @@ class Deal(Base):
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
     result: Mapped[dict[str, Any] | None]
+
+    @property
+    def source(self) -> int | str:
+        """What the engine deals it from again (``engine.replay``): the secret, or the seed."""
+        return deal_source(self.shuffle, seed=self.seed, secret=self.secret)
+
+
+def deal_source(shuffle: str, *, seed: int | None, secret: str | None) -> int | str:
+    """The secret of a ``fair`` deal, the seed of a ``seed`` one: chosen by ``deals.shuffle``."""
+    source = secret if shuffle == FAIR_SHUFFLE else seed
+    if source is None:
+        raise RuntimeError(f"a {shuffle!r} deal is stored without its {shuffle} source")
+    return source
 
 
 class Move(Base):

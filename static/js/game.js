@@ -143,6 +143,11 @@ export function normView(raw) {
     lastResult: normResult(raw.last_result),
     setResult: normSetResult(raw.set_result),
     deals: Array.isArray(raw.deals) ? raw.deals.map((d) => normDeal(d)).filter(Boolean) : [],
+    // A fair deal (docs/FAIRNESS.md): its commitment, how it was dealt, its secret once over.
+    commitment: typeof raw.commitment === 'string' ? raw.commitment : null,
+    dealing: raw.dealing && typeof raw.dealing === 'object' ? raw.dealing : null,
+    secret: typeof raw.secret === 'string' ? raw.secret : null,
+    dealtHand: null, // this seat's hand as dealt, when it saw the deal open
   };
 }
 
@@ -186,6 +191,11 @@ export function applySnapshot(game, msg, now) {
   );
   let anchor = view && view.line.length ? Math.floor((view.line.length - 1) / 2) : 0;
   if (same) anchor = game.anchor;
+  if (view && game.view && setNo === game.set && view.dealNumber === game.view.dealNumber) {
+    // A deal is checked against what was shown when it opened, never against a later word.
+    view.commitment = game.view.commitment || view.commitment;
+    view.dealtHand = game.view.dealtHand;
+  }
   return {
     ...game,
     set: setNo,
@@ -268,6 +278,10 @@ export function applyEvent(game, msg, now, viewer) {
       view.discardCounts = view.counts.map(() => 0);
       view.turn = typeof ev.opener === 'number' ? ev.opener : clock ? clock.seat : null;
       view.lastResult = null;
+      view.commitment = typeof ev.commitment === 'string' ? ev.commitment : null;
+      view.dealing = ev.dealing && typeof ev.dealing === 'object' ? ev.dealing : null;
+      view.secret = null;
+      view.dealtHand = view.hand;
       anchor = 0;
       fresh = null;
       effects.push({ kind: 'deal_started', dealNumber: view.dealNumber });
@@ -345,6 +359,7 @@ export function applyEvent(game, msg, now, viewer) {
       const result = normResult(ev);
       view.phase = 'deal_over';
       view.lastResult = result;
+      view.secret = typeof ev.secret === 'string' ? ev.secret : null;
       view.scores = result.scores
         ? result.scores.slice()
         : view.scores.map((s, i) => s + (result.points[i] || 0));

@@ -210,6 +210,10 @@ const id = {
   'result.total': 'Total',
   'result.next_deal': 'Deal berikutnya segera dimulai…',
   'result.close': 'Tutup',
+  'fair.pending': 'Memeriksa acak…',
+  'fair.ok': '✓ acak terbukti adil',
+  'fair.fail': '✗ acak TIDAK cocok dengan segel awal babak',
+  'fair.what': 'Apa artinya?',
   'result.empty_hand': 'habis',
 
   'set.title': 'Set selesai',
@@ -545,6 +549,10 @@ const en = {
   'result.total': 'Total',
   'result.next_deal': 'The next deal starts shortly…',
   'result.close': 'Close',
+  'fair.pending': 'Checking the shuffle…',
+  'fair.ok': '✓ shuffle verified',
+  'fair.fail': '✗ the shuffle does NOT match the seal shown when the deal opened',
+  'fair.what': 'What does this mean?',
   'result.empty_hand': 'none',
 
   'set.title': 'Set over',

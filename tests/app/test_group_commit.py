@@ -57,7 +57,9 @@ async def set_and_deal_ids(db: Database, count: int) -> list[tuple[int, int]]:
     ids = []
     for room_id in room_ids:
         set_id = await store.create_set(room_id=room_id, number=1, rules={}, at=NOW)
-        deal_id = await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=NOW)
+        deal_id = await store.create_deal(
+            set_id=set_id, number=1, secret="1" * 64, opener=0, at=NOW
+        )
         ids.append((set_id, deal_id))
     return ids
 

@@ -97,7 +97,7 @@ def tile_names(value: Any) -> set[str]:
     return set(re.findall(r"\b[0-6]-[0-6]\b", json.dumps(value)))
 
 
-async def test_a_deal_in_play_shows_no_hands_moves_or_seed(
+async def test_a_deal_in_play_shows_no_hands_moves_or_secret(
     live_table: Any, api: Any, app: Any, clock: FakeClock
 ) -> None:
     table: LiveTable = await live_table(deals_per_set=3)
@@ -109,8 +109,8 @@ async def test_a_deal_in_play_shows_no_hands_moves_or_seed(
     assert {k for k, v in deal.items() if v is not None} == {"number", "status", "started_at"}
     assert tile_names(body["deals"]) == set()  # not a tile of the live deal, anywhere
     async with app.state.db.session() as session:
-        seed = (await session.scalars(select(Deal.seed))).one()
-    assert str(seed) not in json.dumps(body)
+        secret = (await session.scalars(select(Deal.secret))).one()
+    assert secret is not None and secret not in json.dumps(body)
 
     # Once it is over it shows in full, and the next deal, in play, shows nothing.
     for _ in range(100):

@@ -9,6 +9,7 @@ import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { ratingChanges } from './setratings.js';
 import { scoreSheet, standingsBlock } from './scoresheet.js';
+import { fairMark } from '../fairness.js';
 
 const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
 
@@ -69,6 +70,7 @@ export function resultPanel(ctx) {
     head,
     table,
     aside,
+    fairMark(view),
     h('footer', { class: 'result-foot' },
       !setOver ? h('p', { class: 'muted small', role: 'status' }, t('result.next_deal')) : null,
       h('button', {

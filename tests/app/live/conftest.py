@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -90,8 +91,8 @@ def live_table(
 ) -> Callable[..., Awaitable[LiveTable]]:
     """A guest (or a bot) in every seat of a started table, each guest with a probe joined.
 
-    ``seed`` fixes every deal's shuffle (and the table's own random choices) when a test needs a
-    known position; by default deals are random as in play."""
+    ``seed`` fixes every deal's secret (``fixed_secret(seed)``, and the table's own random
+    choices) when a test needs a known position; by default deals are random as in play."""
 
     async def make(
         mode: str = "tunggal",
@@ -115,7 +116,7 @@ def live_table(
             assert r.status_code in (200, 201), r.text
         table = await app.state.live.get(room_id)
         if seed is not None:
-            table.new_seed = lambda: seed
+            table.new_secret = lambda: fixed_secret(seed)
             table.rng = random.Random(11)
         probes = []
         for seat, guest in enumerate(guests):
@@ -130,6 +131,11 @@ def live_table(
         return live
 
     return make
+
+
+def fixed_secret(n: int) -> str:
+    """A deal's secret for a test that needs a known deal: 64 lowercase hex characters."""
+    return hashlib.sha256(f"test secret {n}".encode()).hexdigest()
 
 
 @contextlib.asynccontextmanager

@@ -1,4 +1,5 @@
-"""Proof that no message to a seat or a spectator carries a tile it may not see.
+"""Proof that no message to a seat or a spectator carries a tile it may not see, nor a deal's
+secret before that deal's end.
 
 A message may name a tile only when the viewer is allowed to know where it is: the tile is in the
 viewer's own hand, or it has been placed on the line, or the deal is over (hands are revealed).
@@ -9,11 +10,18 @@ event names the tile to the discarder only (it was in its own hand), everyone el
 seat and the ends; the set-aside tiles are only a number. Both are revealed when the deal ends.
 Draw Domino (``stuck: "draw"``): a ``drew`` event names the tile to the drawer only, which adds it
 to the drawer's hand; everyone else learns the seat and how many tiles the boneyard has left.
+
+A provably fair deal (docs/FAIRNESS.md): every message that shows the deal carries its commitment,
+and its secret appears first in the deal's ``deal_ended`` event (or a snapshot of the deal over),
+and is the one committed to. ``assert_secrets_kept`` checks a log's text too.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 TILE = re.compile(r"^[0-6]-[0-6]$")
@@ -46,8 +54,15 @@ def _has_key(value: Any, key: str) -> bool:
     return False
 
 
-def assert_no_leaks(messages: list[dict[str, Any]], seat: int | None) -> int:
-    """Walk one viewer's messages in order; returns how many deals it checked."""
+def assert_no_leaks(
+    messages: list[dict[str, Any]], seat: int | None, secrets: Iterable[str] = ()
+) -> int:
+    """Walk one viewer's messages in order; returns how many deals it checked.
+
+    ``secrets``: the stored secrets of the deals these messages cover (any not revealed in them
+    must not appear at all); those the messages reveal are checked either way.
+    """
+    assert_secrets_kept(messages, secrets)
     own: set[str] = set()
     placed: set[str] = set()
     start: str | None = None
@@ -111,6 +126,57 @@ def assert_no_leaks(messages: list[dict[str, Any]], seat: int | None) -> int:
         named = _tiles_in(message)
         assert named <= allowed, (seat, sorted(named - allowed), message)
     return deals
+
+
+Deal = tuple[Any, int]  # (the frame's set number, the deal's number in it)
+
+
+def revealed_secrets(messages: list[dict[str, Any]]) -> dict[Deal, tuple[int, str]]:
+    """Each fair deal's secret as these messages reveal it: deal -> (index, secret)."""
+    found: dict[Deal, tuple[int, str]] = {}
+    for index, message in enumerate(messages):
+        if message["type"] == "event" and message["event"]["kind"] == "deal_ended":
+            number, secret = message["event"]["deal_number"], message["event"].get("secret")
+        elif message["type"] == "snapshot" and message["view"]["phase"] != "playing":
+            number, secret = message["view"]["deal_number"], message["view"].get("secret")
+        else:
+            continue
+        if secret is not None:
+            found.setdefault((message.get("set"), number), (index, secret))
+    return found
+
+
+def assert_secrets_kept(messages: list[dict[str, Any]], secrets: Iterable[str] = ()) -> None:
+    """No secret in any message before its deal's end, and each one the deal committed to."""
+    texts = [json.dumps(m) for m in messages]
+    revealed = revealed_secrets(messages)
+    for deal, (index, secret) in revealed.items():
+        early = [i for i, text in enumerate(texts[:index]) if secret in text]
+        assert not early, (deal, [messages[i] for i in early])
+        commitment = hashlib.sha256(secret.encode("ascii")).hexdigest()
+        shown = _commitments(messages, deal)
+        assert shown and shown <= {commitment}, (deal, shown, commitment)
+    for secret in set(secrets) - {s for _, s in revealed.values()}:
+        assert not any(secret in text for text in texts), "an unrevealed secret was sent"
+
+
+def _commitments(messages: list[dict[str, Any]], deal: Deal) -> set[str | None]:
+    """The commitments shown for ``deal``: its opening event and its snapshots."""
+    shown: set[str | None] = set()
+    for message in messages:
+        if message["type"] == "event":
+            part = message["event"] if message["event"]["kind"] == "deal_started" else None
+        else:
+            part = message["view"] if message["type"] == "snapshot" else None
+        if part is not None and (message.get("set"), part["deal_number"]) == deal:
+            shown.add(part.get("commitment"))
+    return shown
+
+
+def assert_log_keeps_secrets(log: str, secrets: Iterable[str]) -> None:
+    """No deal's secret in a server's log, not even after its deal ended."""
+    leaked = [s for s in secrets if s in log]
+    assert not leaked, f"{len(leaked)} secret(s) in the log"
 
 
 def _reveals(message: dict[str, Any]) -> bool:

@@ -32,7 +32,7 @@ async def test_the_clock_plays_a_draw_set_for_seats_that_time_out(
     live_table: Callable[..., Awaitable[LiveTable]], app: Any, clock: FakeClock
 ) -> None:
     live = await live_table(
-        seats=4, seed=1, preset="klasik", players=4, stuck="draw", target_points=10
+        seats=4, seed=2, preset="klasik", players=4, stuck="draw", target_points=10
     )
     for _ in range(600):
         phase = live.table.state.phase

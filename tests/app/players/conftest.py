@@ -75,7 +75,9 @@ async def play_set(
     rules = engine.pordi(mode).to_dict()
     set_id = await store.create_set(room_id=room_id, number=number, rules=rules, at=at)
     for index, (winner, kind) in enumerate(deals, start=1):
-        deal_id = await store.create_deal(set_id=set_id, number=index, seed=1, opener=0, at=at)
+        deal_id = await store.create_deal(
+            set_id=set_id, number=index, secret="1" * 64, opener=0, at=at
+        )
         last = index == len(deals)
         await store.record_move(
             MoveRecord(

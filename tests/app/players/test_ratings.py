@@ -113,7 +113,7 @@ async def test_a_player_who_left_mid_set_ranks_last(db: Database) -> None:
     rules = engine.pordi("tunggal").to_dict()
     set_id = await store.create_set(room_id=room_id, number=1, rules=rules, at=AT)
     await store.put_bot_in_seat(room_id, 1, "normal", left_by=players[1])  # seat 1 leaves
-    deal_id = await store.create_deal(set_id=set_id, number=1, seed=1, opener=0, at=AT)
+    deal_id = await store.create_deal(set_id=set_id, number=1, secret="1" * 64, opener=0, at=AT)
     record = MoveRecord(
         deal_id=deal_id,
         seq=1,
