@@ -27,7 +27,7 @@ from engine.errors import (
     TileNotInHand,
     WrongOpening,
 )
-from engine.events import Event
+from engine.events import Event, Lazy
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import (
@@ -323,22 +323,24 @@ def start_of(facts: DealFacts) -> str | None:
 
 
 def deal_started_event(facts: DealFacts) -> Event:
-    return Event.of(
-        "deal_started",
-        {
-            "deal_number": facts.number,
-            "seed": facts.seed,
-            "redeals": facts.redeals,
-            "first": facts.first,
-            "additional": facts.additional,
-            "opener": facts.opener,
-            "hands": [names(h) for h in facts.dealt],
-            "start": start_of(facts),
-            "set_aside": (
-                [NAMES[i] for i in facts.boneyard] if facts.boneyard else names(facts.set_aside)
-            ),
-        },
-    )
+    return _new(Event, ("deal_started", Lazy(deal_started_data, facts)))
+
+
+def deal_started_data(facts: DealFacts) -> dict[str, Any]:
+    """The ``deal_started`` event's fields: every hand as dealt (storage only)."""
+    return {
+        "deal_number": facts.number,
+        "seed": facts.seed,
+        "redeals": facts.redeals,
+        "first": facts.first,
+        "additional": facts.additional,
+        "opener": facts.opener,
+        "hands": [names(h) for h in facts.dealt],
+        "start": start_of(facts),
+        "set_aside": (
+            [NAMES[i] for i in facts.boneyard] if facts.boneyard else names(facts.set_aside)
+        ),
+    }
 
 
 # -- legal moves ------------------------------------------------------------------------------

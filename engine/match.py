@@ -7,6 +7,7 @@ change caused, or raise an ``EngineError`` and change nothing.
 from __future__ import annotations
 
 import random
+from operator import add
 from typing import Any, NamedTuple
 
 from engine import core
@@ -26,7 +27,7 @@ from engine.deal import (
     play_tile,
 )
 from engine.errors import BadScenario, DealInProgress, DealOver, NoDeal, SetOver
-from engine.events import Event
+from engine.events import Event, Lazy
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits
@@ -302,24 +303,38 @@ def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Eve
 def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Event]]:
     """Book a finished deal (``pos`` carries its result): scores, winner, the set's end."""
     result = pos.result
-    assert result is not None and state.facts is not None
-    scores = tuple(a + b for a, b in zip(state.scores, result.points, strict=True))
-    ended = state._replace(
-        phase="deal_over",
-        pos=pos,
-        scores=scores,
-        last_winner=result.winner,
-        results=(*state.results, result),
+    rules, _, number, scores, facts, _, _, additional, set_result, results = state
+    assert result is not None and facts is not None
+    scores = tuple(map(add, scores, result.points))
+    ended = _new(
+        MatchState,
+        (
+            rules,
+            "deal_over",
+            number,
+            scores,
+            facts,
+            pos,
+            result.winner,
+            additional,
+            set_result,
+            (*results, result),
+        ),
     )
-    data = result.to_dict()
-    data["deal_number"] = state.facts.number
-    data["scores"] = list(scores)
-    events = [Event("deal_ended", data)]
+    events = [_new(Event, ("deal_ended", Lazy(deal_ended_data, result, facts.number, scores)))]
     set_result = _set_result(ended)
     if set_result is not None:
         ended = ended._replace(phase="set_over", set_result=set_result)
         events.append(Event("set_ended", dict(set_result)))
     return ended, events
+
+
+def deal_ended_data(result: DealResult, number: int, scores: tuple[int, ...]) -> dict[str, Any]:
+    """The ``deal_ended`` event's fields: the result, every hand revealed, the set's scores."""
+    data = result.to_dict()
+    data["deal_number"] = number
+    data["scores"] = list(scores)
+    return data
 
 
 def _goal_reached(state: MatchState) -> bool:
