@@ -174,6 +174,10 @@ class DealFacts(NamedTuple):
     start: tuple[int, int] | None  # the face-up start tile as drawn (left, right), or None
     # Draw rules: the set-aside tiles in dealt order, the boneyard (drawn from the front).
     boneyard: tuple[int, ...] = ()
+    # The rules' stuck option (``RuleSet.discard`` / ``RuleSet.draws``), read once per deal
+    # rather than on every move.
+    discard: bool = False
+    draws: bool = False
 
 
 class Position(NamedTuple):
@@ -288,22 +292,41 @@ def new_deal(
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
     boneyard: tuple[int, ...] = (),
+    stuck: str = "pass",
 ) -> tuple[DealFacts, Position]:
     """A deal before its first move. ``start``: the face-up start tile as drawn (left, right).
 
-    ``boneyard``: under draw rules, the set-aside tiles in drawing order.
+    ``boneyard``: under draw rules, the set-aside tiles in drawing order. ``stuck``: the
+    rules' option for a seat that cannot place (``RuleSet.stuck``).
     """
     order = core.turn_order(players, direction)
-    facts = DealFacts(
-        number, seed, redeals, first, additional, opener, hands, order, set_aside, start, boneyard
+    facts = _new(
+        DealFacts,
+        (
+            number,
+            seed,
+            redeals,
+            first,
+            additional,
+            opener,
+            hands,
+            order,
+            set_aside,
+            start,
+            boneyard,
+            stuck == "discard",
+            stuck == "draw",
+        ),
     )
     if start is None:
-        pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
+        pos = _new(Position, (hands, (), -1, -1, 0, opener, (), (0,) * players, (), None))
     else:
         left, right = start
         line = ((left, right, NOBODY),)
         board = 1 << INDEX[left][right]
-        pos = Position(hands, line, left, right, board, opener, (), (0,) * players, (), None)
+        pos = _new(
+            Position, (hands, line, left, right, board, opener, (), (0,) * players, (), None)
+        )
     return facts, pos
 
 
@@ -496,21 +519,22 @@ def play_tile(
     code = move.code
     if code == 3:  # core.DISCARD
         return discard_tile(rules, facts, pos, seat, move)
+    hand = hands[seat]
     entry = None
-    if seat == turn and left >= 0 and hands[seat] >> i & 1 and code >= 0:
+    if seat == turn and left >= 0 and hand >> i & 1 and code >= 0:
         entry = PLACE[((i * 7 + left) * 7 + right) * 3 + code]
     if entry is not None:
         left, right, code, placed = entry
-        if code == AT_LEFT:
-            line = ((left, pos.left, seat), *line)
+        if code == AT_LEFT:  # tuple + tuple: one copy, cheaper than unpacking into a new one
+            line = ((left, pos.left, seat),) + line  # noqa: RUF005
         else:
-            line = (*line, (pos.right, right, seat))
+            line = line + ((pos.right, right, seat),)  # noqa: RUF005
     else:
         facing = check_move(rules, facts, pos, seat, move)  # the opening, or an error
         left, right = core.open_with(i, facing)
         line = ((left, right, seat),)
         placed = DRAWN[left][right]
-    hand = hands[seat] & ~(1 << i)
+    hand &= ~(1 << i)
     as_list = list(hands)
     as_list[seat] = hand
     hands = tuple(as_list)
@@ -523,7 +547,7 @@ def play_tile(
     if not hand:
         result = deal_result(rules, facts, pos, "domi", seat, i, code, hands)
         turn = -1
-    elif rules.draws:
+    elif facts.draws:
         hands, turn, passes, more = draw_to_turn(
             facts, pos, hands, board | 1 << i, left, right, seat, passes
         )
@@ -532,7 +556,7 @@ def play_tile(
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
     else:
         after = facts.order[seat]
-        turn = next_seat(hands, FIT[left][right], after, rules.discard)
+        turn = next_seat(hands, FIT[left][right], after, facts.discard)
         if turn < 0:  # nobody can place: ``seat`` has locked the board (Kandang)
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
         elif turn != after[0]:
@@ -633,7 +657,7 @@ def discard_tile(
     if not hands[seat]:
         result = deal_result(rules, facts, pos, "discard", seat, i, core.DISCARD, after.hands)
         return after._replace(turn=-1, result=result), events
-    turn = core.next_seat(hands, FIT[left][right], facts.order[seat], rules.discard)
+    turn = core.next_seat(hands, FIT[left][right], facts.order[seat], facts.discard)
     assert turn >= 0, "a discard cannot block the line"
     return after._replace(turn=turn), events
 
@@ -647,14 +671,14 @@ def open_turn(rules: RuleSet, facts: DealFacts, pos: Position) -> tuple[Position
     if pos.left < 0:
         return pos, []
     before = facts.order[facts.opener][-2] if len(pos.hands) > 1 else facts.opener
-    if rules.draws:
+    if facts.draws:
         hands, turn, passes, events = draw_to_turn(
             facts, pos, pos.hands, pos.board, pos.left, pos.right, before, ()
         )
         assert turn >= 0, "some seat can always play on the start tile"
         return pos._replace(hands=hands, turn=turn, passes=passes), events
     after = facts.order[before]
-    turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, rules.discard)
+    turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, facts.discard)
     assert turn >= 0, "some seat can always play on the start tile"
     passes, events = _passes(facts.number, after, turn, pos.left, pos.right, ())
     return pos._replace(turn=turn, passes=passes), events

@@ -50,6 +50,9 @@ class MatchState(NamedTuple):
     additional_games: int  # Tunggal Additional Games played or in play
     set_result: dict[str, Any] | None
     results: tuple[DealResult, ...]  # this set's finished deals
+    # The seat to move while a deal is played (``pos.turn``), else None. A field rather than
+    # a property: the server and every move read it.
+    turn: int | None = None
 
     @property
     def deal(self) -> DealState | None:
@@ -57,13 +60,6 @@ class MatchState(NamedTuple):
         if self.facts is None or self.pos is None:
             return None
         return DealState(self.facts, self.pos)
-
-    @property
-    def turn(self) -> int | None:
-        pos = self.pos
-        if self.phase != "playing" or pos is None:
-            return None
-        return pos.turn
 
     @property
     def last_result(self) -> DealResult | None:
@@ -241,6 +237,7 @@ def begin_deal(
         start=start,
         set_aside=set_aside,
         boneyard=_boneyard(rules, set_aside, boneyard),
+        stuck=rules.stuck,
     )
     pos, passes = open_turn(rules, facts, pos)
     s = state
@@ -257,6 +254,7 @@ def begin_deal(
             s.additional_games + additional,
             s.set_result,
             s.results,
+            pos.turn,
         ),
     )
     return new_state, [deal_started_event(facts), *passes]
@@ -275,7 +273,9 @@ def _check_playing(state: MatchState) -> tuple[DealFacts, Position]:
 
 def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Event]]:
     """Apply one placement and everything that follows from it automatically."""
-    rules, phase, number, scores, facts, pos, last_winner, additional, set_result, results = state
+    rules, phase, number, scores, facts, pos, last_winner, additional, set_result, results, _ = (
+        state
+    )
     if phase != "playing" or facts is None or pos is None:
         facts, pos = _check_playing(state)
     pos, events = play_tile(rules, facts, pos, seat, move)
@@ -293,6 +293,7 @@ def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Eve
                 additional,
                 set_result,
                 results,
+                pos.turn,
             ),
         ), events
     new_state, more = finish_deal(state, pos)
@@ -303,7 +304,7 @@ def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Eve
 def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Event]]:
     """Book a finished deal (``pos`` carries its result): scores, winner, the set's end."""
     result = pos.result
-    rules, _, number, scores, facts, _, _, additional, set_result, results = state
+    rules, _, number, scores, facts, _, _, additional, set_result, results, _ = state
     assert result is not None and facts is not None
     scores = tuple(map(add, scores, result.points))
     ended = _new(
@@ -319,6 +320,7 @@ def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Even
             additional,
             set_result,
             (*results, result),
+            None,
         ),
     )
     events = [_new(Event, ("deal_ended", Lazy(deal_ended_data, result, facts.number, scores)))]
@@ -396,16 +398,16 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
     facts, pos = state.facts, state.pos
     if state.phase != "playing" or facts is None or pos is None:
         facts, pos = _check_playing(state)
-    hand = pos.hands[pos.turn]
-    left = pos.left
+    hands, _, left, right, _, turn, _, _, _, _ = pos
+    hand = hands[turn]
     if left < 0:
         opening = opening_mask(state.rules, facts.first, hand)
     else:
         opening = FULL_MASK
-        if not hand & FIT[left][pos.right]:
+        if not hand & FIT[left][right]:
             tiles = bits(hand)  # only reached under discard rules: else the seat would pass
             return MOVES[tiles[int(rng.random() * len(tiles))]][3]
-    i, code = pick_random(hand, left, pos.right, opening, rng.random)
+    i, code = pick_random(hand, left, right, opening, rng.random)
     return MOVES[i][code]
 
 
