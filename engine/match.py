@@ -395,12 +395,15 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
     its two placements give the same result, so they count as one and the drawn end is random.
     A seat that must discard discards a uniformly random tile of its hand.
     """
-    facts, pos = state.facts, state.pos
-    if state.phase != "playing" or facts is None or pos is None:
-        facts, pos = _check_playing(state)
-    hands, _, left, right, _, turn, _, _, _, _ = pos
-    hand = hands[turn]
+    pos = state.pos
+    if state.phase != "playing" or pos is None:
+        _, pos = _check_playing(state)
+    hand = pos.hands[pos.turn]
+    left = pos.left
+    right = pos.right
     if left < 0:
+        facts = state.facts
+        assert facts is not None  # a deal is being played
         opening = opening_mask(state.rules, facts.first, hand)
     else:
         opening = FULL_MASK
