@@ -36,10 +36,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
 class Lazy:
     """A dict payload built the first time it is read: ``make(*args)``, then kept.
 
-    The kinds made once a deal (``deal_started``, ``deal_ended``, ``set_ended``) carry names
-    of every hand; the engine makes them on every deal but many are never read. It compares
-    equal to the dict it stands for (and is unhashable, like it), so an event read back from
-    storage equals the one the engine made.
+    ``deal_started`` and ``deal_ended`` carry the names of every hand; spelling them out is
+    left to whoever first reads the event (storage, a view), not to every ``start_deal`` and
+    last ``play``. It compares equal to the dict it stands for (and is unhashable, like it),
+    so an event read back from storage equals the one the engine made.
     """
 
     __slots__ = ("_args", "_dict", "_make")
