@@ -27,7 +27,7 @@ from engine.errors import (
     TileNotInHand,
     WrongOpening,
 )
-from engine.events import Event
+from engine.events import Event, Lazy
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import (
@@ -177,6 +177,10 @@ class DealFacts(NamedTuple):
     # A provably fair deal (docs/FAIRNESS.md): the secret it was dealt from (``seed`` is None).
     # Only its commitment is shown before the deal ends; the secret rides on ``deal_ended``.
     secret: str | None = None
+    # The rules' stuck option (``RuleSet.discard`` / ``RuleSet.draws``), read once per deal
+    # rather than on every move.
+    discard: bool = False
+    draws: bool = False
 
 
 class Position(NamedTuple):
@@ -292,34 +296,43 @@ def new_deal(
     set_aside: int = 0,
     boneyard: tuple[int, ...] = (),
     secret: str | None = None,
+    stuck: str = "pass",
 ) -> tuple[DealFacts, Position]:
     """A deal before its first move. ``start``: the face-up start tile as drawn (left, right).
 
     ``boneyard``: under draw rules, the set-aside tiles in drawing order. ``secret``: what a
-    provably fair deal was dealt from.
+    provably fair deal was dealt from. ``stuck``: the rules' option for a seat that cannot place
+    (``RuleSet.stuck``).
     """
     order = core.turn_order(players, direction)
-    facts = DealFacts(
-        number,
-        seed,
-        redeals,
-        first,
-        additional,
-        opener,
-        hands,
-        order,
-        set_aside,
-        start,
-        boneyard,
-        secret,
+    facts = _new(
+        DealFacts,
+        (
+            number,
+            seed,
+            redeals,
+            first,
+            additional,
+            opener,
+            hands,
+            order,
+            set_aside,
+            start,
+            boneyard,
+            secret,
+            stuck == "discard",
+            stuck == "draw",
+        ),
     )
     if start is None:
-        pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
+        pos = _new(Position, (hands, (), -1, -1, 0, opener, (), (0,) * players, (), None))
     else:
         left, right = start
         line = ((left, right, NOBODY),)
         board = 1 << INDEX[left][right]
-        pos = Position(hands, line, left, right, board, opener, (), (0,) * players, (), None)
+        pos = _new(
+            Position, (hands, line, left, right, board, opener, (), (0,) * players, (), None)
+        )
     return facts, pos
 
 
@@ -357,26 +370,28 @@ def fair_facts(
 
 def deal_started_event(facts: DealFacts, rules: RuleSet) -> Event:
     """Its secret is not in it: ``deal_ended`` carries that, once the deal is over."""
+    return _new(Event, ("deal_started", Lazy(deal_started_data, facts, rules)))
+
+
+def deal_started_data(facts: DealFacts, rules: RuleSet) -> dict[str, Any]:
+    """The ``deal_started`` event's fields: every hand as dealt (storage only)."""
     shuffle, commitment, dealing = fair_facts(rules, facts)
-    return Event.of(
-        "deal_started",
-        {
-            "deal_number": facts.number,
-            "seed": facts.seed,
-            "shuffle": shuffle,
-            "commitment": commitment,
-            "dealing": dealing,
-            "redeals": facts.redeals,
-            "first": facts.first,
-            "additional": facts.additional,
-            "opener": facts.opener,
-            "hands": [names(h) for h in facts.dealt],
-            "start": start_of(facts),
-            "set_aside": (
-                [NAMES[i] for i in facts.boneyard] if facts.boneyard else names(facts.set_aside)
-            ),
-        },
-    )
+    return {
+        "deal_number": facts.number,
+        "seed": facts.seed,
+        "shuffle": shuffle,
+        "commitment": commitment,
+        "dealing": dealing,
+        "redeals": facts.redeals,
+        "first": facts.first,
+        "additional": facts.additional,
+        "opener": facts.opener,
+        "hands": [names(h) for h in facts.dealt],
+        "start": start_of(facts),
+        "set_aside": (
+            [NAMES[i] for i in facts.boneyard] if facts.boneyard else names(facts.set_aside)
+        ),
+    }
 
 
 # -- legal moves ------------------------------------------------------------------------------
@@ -506,7 +521,7 @@ def deal_result(
     end, result, winner, points, counts, discards = core.outcome(
         rules, how, seat, i, code, pos.left, pos.right, hands, pos.discards
     )
-    pips = counts if not rules.counts else tuple(mask_pips(h) for h in hands)
+    pips = counts if not rules.counts else tuple(map(mask_pips, hands))
     left_over = facts.set_aside
     if facts.boneyard:  # what nobody drew: neither in a hand nor on the line
         left_over &= ~(pos.board | 1 << i)
@@ -532,21 +547,22 @@ def play_tile(
     code = move.code
     if code == 3:  # core.DISCARD
         return discard_tile(rules, facts, pos, seat, move)
+    hand = hands[seat]
     entry = None
-    if seat == turn and left >= 0 and hands[seat] >> i & 1 and code >= 0:
+    if seat == turn and left >= 0 and hand >> i & 1 and code >= 0:
         entry = PLACE[((i * 7 + left) * 7 + right) * 3 + code]
     if entry is not None:
         left, right, code, placed = entry
-        if code == AT_LEFT:
-            line = ((left, pos.left, seat), *line)
+        if code == AT_LEFT:  # tuple + tuple: one copy, cheaper than unpacking into a new one
+            line = ((left, pos.left, seat),) + line  # noqa: RUF005
         else:
-            line = (*line, (pos.right, right, seat))
+            line = line + ((pos.right, right, seat),)  # noqa: RUF005
     else:
         facing = check_move(rules, facts, pos, seat, move)  # the opening, or an error
         left, right = core.open_with(i, facing)
         line = ((left, right, seat),)
         placed = DRAWN[left][right]
-    hand = hands[seat] & ~(1 << i)
+    hand &= ~(1 << i)
     as_list = list(hands)
     as_list[seat] = hand
     hands = tuple(as_list)
@@ -559,7 +575,7 @@ def play_tile(
     if not hand:
         result = deal_result(rules, facts, pos, "domi", seat, i, code, hands)
         turn = -1
-    elif rules.draws:
+    elif facts.draws:
         hands, turn, passes, more = draw_to_turn(
             facts, pos, hands, board | 1 << i, left, right, seat, passes
         )
@@ -568,7 +584,7 @@ def play_tile(
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
     else:
         after = facts.order[seat]
-        turn = next_seat(hands, FIT[left][right], after, rules.discard)
+        turn = next_seat(hands, FIT[left][right], after, facts.discard)
         if turn < 0:  # nobody can place: ``seat`` has locked the board (Kandang)
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
         elif turn != after[0]:
@@ -669,7 +685,7 @@ def discard_tile(
     if not hands[seat]:
         result = deal_result(rules, facts, pos, "discard", seat, i, core.DISCARD, after.hands)
         return after._replace(turn=-1, result=result), events
-    turn = core.next_seat(hands, FIT[left][right], facts.order[seat], rules.discard)
+    turn = core.next_seat(hands, FIT[left][right], facts.order[seat], facts.discard)
     assert turn >= 0, "a discard cannot block the line"
     return after._replace(turn=turn), events
 
@@ -683,14 +699,14 @@ def open_turn(rules: RuleSet, facts: DealFacts, pos: Position) -> tuple[Position
     if pos.left < 0:
         return pos, []
     before = facts.order[facts.opener][-2] if len(pos.hands) > 1 else facts.opener
-    if rules.draws:
+    if facts.draws:
         hands, turn, passes, events = draw_to_turn(
             facts, pos, pos.hands, pos.board, pos.left, pos.right, before, ()
         )
         assert turn >= 0, "some seat can always play on the start tile"
         return pos._replace(hands=hands, turn=turn, passes=passes), events
     after = facts.order[before]
-    turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, rules.discard)
+    turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, facts.discard)
     assert turn >= 0, "some seat can always play on the start tile"
     passes, events = _passes(facts.number, after, turn, pos.left, pos.right, ())
     return pos._replace(turn=turn, passes=passes), events

@@ -7,6 +7,7 @@ hands), so they are for storage only; what a seat or spectator may see of one is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 KINDS = (
@@ -32,15 +33,50 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+class Lazy:
+    """A dict payload built the first time it is read: ``make(*args)``, then kept.
+
+    ``deal_started`` and ``deal_ended`` carry the names of every hand; spelling them out is
+    left to whoever first reads the event (storage, a view), not to every ``start_deal`` and
+    last ``play``. It compares equal to the dict it stands for (and is unhashable, like it),
+    so an event read back from storage equals the one the engine made.
+    """
+
+    __slots__ = ("_args", "_dict", "_make")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, make: Callable[..., dict[str, Any]], *args: Any) -> None:
+        self._make = make
+        self._args = args
+        self._dict: dict[str, Any] | None = None
+
+    def get(self) -> dict[str, Any]:
+        """The payload (the caller must not change it: ``Event.data`` hands out copies)."""
+        d = self._dict
+        if d is None:
+            d = self._dict = self._make(*self._args)
+            self._args = ()
+        return d
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Lazy):
+            other = other.get()
+        return self.get() == other
+
+    def __repr__(self) -> str:
+        return repr(self.get())
+
+
 class Event(NamedTuple):
     """An immutable event: ``kind`` and its fields (``data``, a fresh JSON-safe dict).
 
     A NamedTuple rather than a frozen dataclass: the same read-only fields, but several times
     cheaper to build, and the engine builds one or more per move (see docs/ENGINE.md).
+    ``payload``: a tuple in ``FIELDS[kind]`` order, a dict, or a ``Lazy`` dict.
     """
 
     kind: str
-    payload: tuple[Any, ...] | dict[str, Any]
+    payload: tuple[Any, ...] | dict[str, Any] | Lazy
 
     @classmethod
     def of(cls, kind: str, data: dict[str, Any]) -> Event:
@@ -51,7 +87,7 @@ class Event(NamedTuple):
         p = self.payload
         if isinstance(p, tuple):
             return dict(zip(FIELDS[self.kind], p, strict=True))
-        return _copy(p)
+        return _copy(p.get() if isinstance(p, Lazy) else p)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}

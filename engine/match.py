@@ -7,6 +7,7 @@ change caused, or raise an ``EngineError`` and change nothing.
 from __future__ import annotations
 
 import random
+from operator import add
 from typing import Any, NamedTuple
 
 from engine import core
@@ -26,7 +27,7 @@ from engine.deal import (
     play_tile,
 )
 from engine.errors import BadScenario, DealInProgress, DealOver, NoDeal, SetOver
-from engine.events import Event
+from engine.events import Event, Lazy
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits
@@ -49,6 +50,9 @@ class MatchState(NamedTuple):
     additional_games: int  # Tunggal Additional Games played or in play
     set_result: dict[str, Any] | None
     results: tuple[DealResult, ...]  # this set's finished deals
+    # The seat to move while a deal is played (``pos.turn``), else None. A field rather than
+    # a property: the server and every move read it.
+    turn: int | None = None
 
     @property
     def deal(self) -> DealState | None:
@@ -56,13 +60,6 @@ class MatchState(NamedTuple):
         if self.facts is None or self.pos is None:
             return None
         return DealState(self.facts, self.pos)
-
-    @property
-    def turn(self) -> int | None:
-        pos = self.pos
-        if self.phase != "playing" or pos is None:
-            return None
-        return pos.turn
 
     @property
     def last_result(self) -> DealResult | None:
@@ -273,6 +270,7 @@ def begin_deal(
         set_aside=set_aside,
         boneyard=_boneyard(rules, set_aside, boneyard),
         secret=secret,
+        stuck=rules.stuck,
     )
     pos, passes = open_turn(rules, facts, pos)
     s = state
@@ -289,6 +287,7 @@ def begin_deal(
             s.additional_games + additional,
             s.set_result,
             s.results,
+            pos.turn,
         ),
     )
     return new_state, [deal_started_event(facts, rules), *passes]
@@ -307,7 +306,9 @@ def _check_playing(state: MatchState) -> tuple[DealFacts, Position]:
 
 def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Event]]:
     """Apply one placement and everything that follows from it automatically."""
-    rules, phase, number, scores, facts, pos, last_winner, additional, set_result, results = state
+    rules, phase, number, scores, facts, pos, last_winner, additional, set_result, results, _ = (
+        state
+    )
     if phase != "playing" or facts is None or pos is None:
         facts, pos = _check_playing(state)
     pos, events = play_tile(rules, facts, pos, seat, move)
@@ -325,6 +326,7 @@ def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Eve
                 additional,
                 set_result,
                 results,
+                pos.turn,
             ),
         ), events
     new_state, more = finish_deal(state, pos)
@@ -335,26 +337,48 @@ def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Eve
 def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Event]]:
     """Book a finished deal (``pos`` carries its result): scores, winner, the set's end."""
     result = pos.result
-    assert result is not None and state.facts is not None
-    scores = tuple(a + b for a, b in zip(state.scores, result.points, strict=True))
-    ended = state._replace(
-        phase="deal_over",
-        pos=pos,
-        scores=scores,
-        last_winner=result.winner,
-        results=(*state.results, result),
+    rules, _, number, scores, facts, _, _, additional, set_result, results, _ = state
+    assert result is not None and facts is not None
+    scores = tuple(map(add, scores, result.points))
+    ended = _new(
+        MatchState,
+        (
+            rules,
+            "deal_over",
+            number,
+            scores,
+            facts,
+            pos,
+            result.winner,
+            additional,
+            set_result,
+            (*results, result),
+            None,
+        ),
     )
-    data = result.to_dict()
-    data["deal_number"] = state.facts.number
-    data["scores"] = list(scores)
-    if state.facts.secret is not None:
-        data["secret"] = state.facts.secret  # revealed now, to be checked against its commitment
-    events = [Event("deal_ended", data)]
+    events = [
+        _new(
+            Event, ("deal_ended", Lazy(deal_ended_data, result, facts.number, scores, facts.secret))
+        )
+    ]
     set_result = _set_result(ended)
     if set_result is not None:
         ended = ended._replace(phase="set_over", set_result=set_result)
         events.append(Event("set_ended", dict(set_result)))
     return ended, events
+
+
+def deal_ended_data(
+    result: DealResult, number: int, scores: tuple[int, ...], secret: str | None
+) -> dict[str, Any]:
+    """The ``deal_ended`` event's fields: the result, every hand revealed, the set's scores and,
+    for a fair deal, its secret (revealed now, to be checked against its commitment)."""
+    data = result.to_dict()
+    data["deal_number"] = number
+    data["scores"] = list(scores)
+    if secret is not None:
+        data["secret"] = secret
+    return data
 
 
 def _goal_reached(state: MatchState) -> bool:
@@ -413,19 +437,22 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
     its two placements give the same result, so they count as one and the drawn end is random.
     A seat that must discard discards a uniformly random tile of its hand.
     """
-    facts, pos = state.facts, state.pos
-    if state.phase != "playing" or facts is None or pos is None:
-        facts, pos = _check_playing(state)
+    pos = state.pos
+    if state.phase != "playing" or pos is None:
+        _, pos = _check_playing(state)
     hand = pos.hands[pos.turn]
     left = pos.left
+    right = pos.right
     if left < 0:
+        facts = state.facts
+        assert facts is not None  # a deal is being played
         opening = opening_mask(state.rules, facts.first, hand)
     else:
         opening = FULL_MASK
-        if not hand & FIT[left][pos.right]:
+        if not hand & FIT[left][right]:
             tiles = bits(hand)  # only reached under discard rules: else the seat would pass
             return MOVES[tiles[int(rng.random() * len(tiles))]][3]
-    i, code = pick_random(hand, left, pos.right, opening, rng.random)
+    i, code = pick_random(hand, left, right, opening, rng.random)
     return MOVES[i][code]
 
 

@@ -21,7 +21,7 @@ from engine import (
     start_deal,
 )
 from engine.match import begin_deal, deal_hands, scenario_match
-from engine.tiles import BALAK_MASK, INDEX
+from engine.tiles import BALAK_MASK, INDEX, names
 from tests.engine.conftest import play_random_deal, play_random_set
 
 T = pordi()
@@ -227,3 +227,23 @@ def test_later_deals_opened_by_previous_winner() -> None:
         while state.phase == "playing":
             assert state.turn is not None
             state, _ = play(state, state.turn, random_legal_move(state, rng))
+
+
+def test_payloads_built_when_read_are_the_dicts_they_stand_for() -> None:
+    state, events = play_random_deal(new_match(T), 7, random.Random(7))
+    once = {e.kind: e for e in events if e.kind in ("deal_started", "deal_ended")}
+    assert set(once) == {"deal_started", "deal_ended"}
+    started_, ended = once["deal_started"], once["deal_ended"]
+    assert state.deal is not None and state.deal.result is not None
+    assert started_.data["hands"] == [names(h) for h in state.deal.dealt]
+    assert ended.data["hands"] == [names(h) for h in state.deal.result.hands]
+    assert ended.data["scores"] == list(state.scores) and ended.data["deal_number"] == 1
+    for e in (started_, ended):
+        # A reader's copy is its own: changing it changes neither the event nor the next read.
+        data = e.data
+        data["hands"][0].append("x")
+        data["deal_number"] = 99
+        assert e.data != data and e.data["deal_number"] == 1
+        # Read back from its JSON form, the event equals the one the engine made, both ways.
+        stored = Event.from_dict(e.to_dict())
+        assert stored == e and e == stored
