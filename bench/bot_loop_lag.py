@@ -1,15 +1,20 @@
 """Event-loop lag of one node running many tables of hard bots.
 
-    .venv/bin/python bench/bot_loop_lag.py [--tables 200] [--seconds 60] [--workers 2]
+    .venv/bin/python bench/bot_loop_lag.py [--tables 200] [--seconds 30] [--windows 3]
+        [--workers 2] [--kind hard|normal] [--postgres URL] [--profile FILE]
 
-In process: the real app (``create_app``) on a fresh SQLite file, its real ``TableManager`` on
-the system clock, every move stored. Each of ``--tables`` rooms gets four hard bots through the
-REST API (``POST /api/rooms/{code}/bots/{seat} {"kind": "hard"}``) and is started; the bots then
-play on their own, with the configured pause before each move, and think in the node's
-``BotRunner`` pool (``GAPLE_BOT_WORKERS`` = ``--workers``). A probe task asks the loop to wake it
-every 10 ms and records how late it wakes: that lateness is the lag every socket of the node
-would feel. Printed: lag p50 / p99 / max, moves stored per second, hard decisions the normal
-bot made because the pool was saturated. ``--kind normal`` runs the same tables without the pool.
+In process: the real app (``create_app``, its collector tuned as ``gaple serve`` does) on a
+fresh SQLite file, or on a throwaway database created on the ``--postgres`` server and dropped
+afterwards; its real ``TableManager`` on the system clock, every move stored. Each of
+``--tables`` rooms gets four bots through the REST API (``POST /api/rooms/{code}/bots/{seat}
+{"kind": "hard"}``) and is started; the bots then play on their own, with the configured pause
+before each move, and hard ones think in the node's ``BotRunner`` pool (``GAPLE_BOT_WORKERS`` =
+``--workers``). A probe task asks the loop to wake it every 10 ms and records how late it
+wakes: that lateness is the lag every socket of the node would feel. Each window prints lag p50
+/ p99 / max, the same less the time the loop's thread waited in the CPU run queue (what other
+processes on the machine caused), moves stored per second, the loop process's CPU, and how many
+hard decisions came back from the pool or were made by the normal bot instead; the last line
+gives the medians. ``--kind normal`` runs the same tables without the pool.
 """
 
 from __future__ import annotations
