@@ -9,7 +9,7 @@ both bots in their seats, at their levels.
 
 from __future__ import annotations
 
-from tests.e2e.gaple import Page, wait_until
+from tests.e2e.gaple import Page, save_screenshot, wait_until
 
 
 def _level(page: Page, seat: int) -> tuple[str | None, str]:
@@ -58,6 +58,8 @@ def test_the_host_picks_bot_levels_and_everyone_sees_them(open_page, lobby_api):
     assert _level(guest, 2) == ("hard", "Hard")
     assert _level(guest, 3) == ("easy", "Easy")
     assert guest.by("bot-level-select").count() == 0  # only the host picks levels
+    save_screenshot(host.page, "room-bot-levels-host")
+    save_screenshot(guest.page, "room-bot-levels-guest")
     for page in (host, guest):
         for seat in (0, 1):
             assert page.by("seat-card", seat=seat).get_by_test_id("bot-level").count() == 0
