@@ -251,12 +251,23 @@ async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -
 async def seat_bot(
     session: AsyncSession, *, room: Room, player: Player, seat: int, kind: str
 ) -> None:
+    """Seat a bot of level ``kind`` in an empty seat; a bot already there takes that level."""
     _require_seat(room, seat)
     _require_host(room, player)
     _require_open(room)
-    if any(s.seat == seat for s in await rooms.get_seats(session, room_id=room.id)):
+    occupant = next(
+        (s for s in await rooms.get_seats(session, room_id=room.id) if s.seat == seat), None
+    )
+    if occupant is None:
+        await _occupy(session, room=room, seat=seat, bot=kind)
+        return
+    if occupant.bot is None or not await rooms.change_bot(
+        session, room_id=room.id, seat=seat, kind=kind
+    ):
+        await session.rollback()  # a human sits there (or sat down meanwhile)
         raise Conflict(f"seat {seat} is taken", code="seat_taken", field="seat")
-    await _occupy(session, room=room, seat=seat, bot=kind)
+    await rooms.update_room(session, room=room)
+    await session.commit()
 
 
 async def _occupy(

@@ -2,13 +2,19 @@
 
 A hard bot (``engine.HardBot``) plays hundreds of simulated deals per decision: run on the
 event loop it would stall every table of the node. ``BotRunner`` sends its thinking to a
-``ProcessPoolExecutor`` of ``GAPLE_BOT_WORKERS`` processes; each decision is capped in CPU
-time there (``budget``) and in wall time here (``timeout``: a saturated pool falls back to the
-normal bot rather than keep a table waiting, and the cancelled job leaves the queue); while
-``2 x workers`` decisions are already out, the normal bot moves at once instead of queueing. Workers
-run at a lower priority (nice 10) so that the event loop wins the CPU when both want it. The
-owner of the runner calls ``start()`` and ``aclose()``; ``shared_runner()`` is the node's one
-runner, started on first use.
+``ProcessPoolExecutor`` of ``GAPLE_BOT_WORKERS`` processes (``loop.run_in_executor``); each
+decision is capped in CPU time there (``budget``) and in wall time here (``timeout``: a
+saturated pool falls back to the normal bot rather than keep a table waiting, and the
+cancelled job leaves the queue). The queue is bounded: while ``2 x workers`` decisions are
+already out, the normal bot moves at once instead of queueing, so 200 tables cannot flood it.
+
+What crosses to a worker is cheap for the loop's process: the seat's view goes as one
+``orjson`` byte string (serialised on the loop in microseconds; the pool's feeder thread,
+which competes with the loop for the GIL, then only copies bytes instead of pickling nested
+dicts), and the answer is two short strings and the CPU time spent. Workers run at a lower
+priority (nice 10) so that the event loop wins the CPU when both want it. The owner of the
+runner calls ``start()`` and ``aclose()``; ``shared_runner()`` is the node's one runner,
+started on first use.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import orjson
+
 import engine
 
 log = logging.getLogger(__name__)
@@ -34,11 +42,18 @@ def _lower_priority() -> None:
     os.nice(10)
 
 
-def think_hard(view: dict[str, Any], seed: int, budget: float) -> tuple[str, str | None]:
-    """In a worker process: the hard bot's move as (tile, end), cheap to send back."""
+def think_hard(view: bytes, seed: int, budget: float) -> tuple[str, str | None, float]:
+    """In a worker process: the hard bot's move for ``view`` (``orjson`` bytes) as (tile, end,
+    CPU seconds it took), cheap to send back."""
+    started = time.process_time()
     bot = engine.HardBot(budget=budget, clock=time.process_time)
-    move = bot.choose(view, random.Random(seed))
-    return str(move.tile), move.end
+    move = bot.choose(orjson.loads(view), random.Random(seed))
+    return str(move.tile), move.end, time.process_time() - started
+
+
+def _ready() -> int:
+    """In a worker process: nothing; ``warm_up`` waits for every worker to answer it."""
+    return os.getpid()
 
 
 class BotRunner:
@@ -53,7 +68,9 @@ class BotRunner:
         self._pool: ProcessPoolExecutor | None = None
         self.in_flight = 0  # hard decisions sent to the pool and not yet back
         self.max_in_flight = 2 * workers  # beyond this the pool is saturated: do not queue
-        self.fallbacks = 0
+        self.fallbacks = 0  # hard decisions the normal bot made (queue full, or too late)
+        self.thought = 0  # hard decisions that came back from a worker
+        self.cpu_max = 0.0  # the most CPU seconds one of them took
 
     def start(self) -> None:
         if self._pool is None:
@@ -62,6 +79,19 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=_lower_priority
             )
+
+    async def warm_up(self) -> None:
+        """Start every worker process now (they spawn and import the engine in ~1 s) rather
+        than on the first hard decisions."""
+        self.start()
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        pids: set[int] = set()
+        for _ in range(20):  # a worker may answer twice while another is still starting
+            jobs = [loop.run_in_executor(self._pool, _ready) for _ in range(self.workers)]
+            pids.update(await asyncio.gather(*jobs))
+            if len(pids) >= self.workers:
+                return
 
     async def aclose(self) -> None:
         pool, self._pool = self._pool, None
@@ -90,14 +120,17 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         self.in_flight += 1
         try:
-            job = loop.run_in_executor(self._pool, think_hard, view, seed, self.budget)
-            tile, end = await asyncio.wait_for(job, self.timeout)
+            payload = orjson.dumps(view)
+            job = loop.run_in_executor(self._pool, think_hard, payload, seed, self.budget)
+            tile, end, cpu = await asyncio.wait_for(job, self.timeout)
         except TimeoutError:
             log.warning("hard bot took over %.1f s; the normal bot moves instead", self.timeout)
             self.fallbacks += 1
             return engine.BOTS["normal"].choose(view, random.Random(seed))
         finally:
             self.in_flight -= 1
+        self.thought += 1
+        self.cpu_max = max(self.cpu_max, cpu)
         return engine.Move(engine.Tile.parse(tile), end)
 
     async def choose(self, kind: str, view: dict[str, Any], seed: int) -> engine.Move:

@@ -152,6 +152,18 @@ async def vacate_seat(session: AsyncSession, *, room_id: str, seat: int) -> None
     await session.flush()
 
 
+async def change_bot(session: AsyncSession, *, room_id: str, seat: int, kind: str) -> bool:
+    """The bot in a seat plays at level ``kind`` from now on; False if no bot sits there."""
+    result = await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_not(None))
+        .values(bot=kind)
+        .execution_options(synchronize_session="fetch")
+    )
+    await session.flush()
+    return bool(getattr(result, "rowcount", 0))
+
+
 async def replace_bot(session: AsyncSession, *, room_id: str, seat: int, player_id: str) -> bool:
     """A human takes a bot's seat (the bot leaves); False if no bot sits there any more. The same
     player already seated elsewhere in the room raises IntegrityError (one seat per player)."""

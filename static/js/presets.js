@@ -122,6 +122,11 @@ export function quickplayChoices(cat = catalogue) {
   return cat && cat.quickplay ? cat.quickplay : null;
 }
 
+/** The bot levels a host may pick per seat, in the server's order (e.g. easy, normal, hard). */
+export function botKinds(cat = catalogue) {
+  return cat && cat.bots && Array.isArray(cat.bots.kinds) ? cat.bots.kinds : [];
+}
+
 /** The bot the host seats when they do not choose. */
 export function defaultBot(cat = catalogue) {
   return (cat && cat.bots && cat.bots.default) || null;

@@ -513,9 +513,10 @@ export async function standUp(seat) {
   }
 }
 
-export async function addBot(seat) {
+/** The host seats a bot of level `kind` (default: the server's) or changes the level of one. */
+export async function addBot(seat, kind = defaultBot()) {
   const room = state.room;
-  const info = await lobbyCall(() => api.addBot(room.code, seat, defaultBot()));
+  const info = await lobbyCall(() => api.addBot(room.code, seat, kind));
   if (info && state.room === room) room.info = mergeInfo(room.info, info);
 }
 

@@ -247,11 +247,9 @@ async def test_bots(api: httpx.AsyncClient, host: Guest, room: dict[str, Any], m
         f"/api/rooms/{code}/bots/1", json={"kind": "heuristic"}, headers=host.headers
     )
     assert seated.status_code == 200 and seated.json()["seats"][1]["bot"] == "normal"
-    _error(
-        await api.post(f"/api/rooms/{code}/bots/1", json={}, headers=host.headers),
-        409,
-        "seat_taken",
-    )
+    # Seating a bot where a bot sits sets its level (app/api/lobby.seat_bot).
+    hard = await api.post(f"/api/rooms/{code}/bots/1", json={"kind": "hard"}, headers=host.headers)
+    assert hard.status_code == 200 and hard.json()["seats"][1]["bot"] == "hard"
     _error(await api.post(f"/api/rooms/{code}/seats/1", headers=other.headers), 409, "seat_taken")
     bad = await api.post(f"/api/rooms/{code}/bots/2", json={"kind": "genius"}, headers=host.headers)
     assert _error(bad, 422, "invalid")["field"] == "kind"

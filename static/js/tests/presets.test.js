@@ -98,3 +98,17 @@ test('play now from a closed room keeps its kind of game when quick play offers 
   assert.deepEqual(presets.quickplayLike({ preset: 'nope', mode: 'nope', turn_seconds: -1 }), quick.default);
   assert.deepEqual(presets.quickplayLike(null), quick.default);
 });
+
+test('the bot levels are the server\'s, each named in both languages', async () => {
+  const { DICTIONARIES, LANGS } = await import('../i18n.js');
+  const kinds = presets.botKinds();
+  assert.deepEqual(kinds, catalogue.bots.kinds);
+  assert.ok(kinds.length > 1);
+  assert.ok(kinds.includes(presets.defaultBot()));
+  for (const language of LANGS) {
+    for (const kind of kinds) {
+      assert.ok(DICTIONARIES[language][`bot.level.${kind}`], `${language}: bot.level.${kind}`);
+    }
+  }
+  assert.deepEqual(presets.botKinds(null), []);
+});

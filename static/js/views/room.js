@@ -9,7 +9,7 @@ import {
 } from './lobby.js';
 import { icon } from '../icons.js';
 import { profileLink } from './profile.js';
-import { choicesOf, quickplayLike } from '../presets.js';
+import { botKinds, choicesOf, defaultBot, quickplayLike } from '../presets.js';
 
 export function roomView(state, act) {
   const room = state.room;
@@ -205,6 +205,10 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
       onClick: () => act.sit(seat.seat),
     }, mySeat ? t('seat.move') : t('seat.sit')));
     if (isHost) {
+      const drafts = room.botDrafts || (room.botDrafts = {});
+      buttons.push(botLevelSelect(seat.seat, drafts[seat.seat] || defaultBot(), room.busy, (kind) => {
+        drafts[seat.seat] = kind;  // seated with the next "+ Bot"
+      }));
       buttons.push(h('button', {
         type: 'button',
         class: 'btn btn-small',
@@ -213,9 +217,13 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
         'data-focus': `bot-${seat.seat}`,
         'aria-label': t('seat.bot.aria', { n: seat.seat + 1 }),
         disabled: room.busy,
-        onClick: () => act.addBot(seat.seat),
+        onClick: () => act.addBot(seat.seat, drafts[seat.seat] || defaultBot()),
       }, t('seat.bot')));
     }
+  }
+  if (seat.bot && isHost && open) {
+    // The same call seats a bot and changes the level of the one already there.
+    buttons.push(botLevelSelect(seat.seat, seat.bot, room.busy, (kind) => act.addBot(seat.seat, kind)));
   }
   if (mine && open) {
     buttons.push(h('button', {
@@ -255,10 +263,35 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
         mine ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
         seat.player_id && seat.player_id === info.hostId ? h('span', { class: 'badge', 'data-testid': 'host-badge' }, t('seat.host')) : null,
         seat.bot ? h('span', { class: 'badge badge-bot' }, t('seat.bot_badge')) : null,
+        seat.bot ? h('span', {
+          class: `badge badge-level level-${seat.bot}`,
+          'data-testid': 'bot-level',
+          'data-level': seat.bot,
+        }, botLevelLabel(seat.bot)) : null,
         seat.player_id && connected !== undefined
           ? h('span', { class: `presence ${connected ? 'on' : 'off'}` }, connected ? t('seat.online') : t('seat.offline'))
           : null))),
   buttons.length ? h('div', { class: 'seat-card-actions' }, buttons) : null);
+}
+
+/** A bot level's name in the page's language (the server's name if no translation has it). */
+export function botLevelLabel(kind) {
+  return has(`bot.level.${kind}`) ? t(`bot.level.${kind}`) : kind;
+}
+
+/** The host's pick of a bot level for one seat: the levels GET /api/presets lists. */
+function botLevelSelect(seatNumber, value, busy, onKind) {
+  const id = `bot-level-${seatNumber}`;
+  return h('select', {
+    id,
+    class: 'input input-small',
+    'data-testid': 'bot-level-select',
+    'data-seat': seatNumber,
+    'data-focus': id,
+    'aria-label': t('seat.bot_level.aria', { n: seatNumber + 1 }),
+    disabled: busy,
+    onChange: (e) => onKind(e.target.value),
+  }, botKinds().map((kind) => h('option', { value: kind, selected: kind === value }, botLevelLabel(kind))));
 }
 
 function hostControls(room, info, taken, act) {
