@@ -5,7 +5,7 @@
 // layoutLine() is pure geometry in tile units (a tile is 50 x 100); renderBoard() picks the row
 // width that gives the biggest tiles for the box, and draws one SVG.
 
-import { h, s } from './dom.js';
+import { h, s, replaceKeepingFocus } from './dom.js';
 import { tileFace, SHORT, LONG } from './tiles.js';
 import { since } from './anim.js';
 
@@ -104,25 +104,48 @@ export function bestLayout(line, anchor, width, height, maxScale) {
 }
 
 /**
- * Draw the line into `container` (which must be in the document, sized by CSS).
- * opts: line, anchor, fresh ({index, at}), startIndex (Klasik's face-up start tile), labels: {tile(a,b), region, ends(l,r)},
- * overlay(positions) -> nodes drawn over the board (end-choice buttons), positions in px.
+ * The line laid out in a board of width x height px: the layout, the SVG's viewBox, the open
+ * ends' markers in px ({left, right}: {x, y, dir, r}; null for an empty line) and the box
+ * ({width, height, tiles: each tile's box in px}). Pure.
  */
-export function renderBoard(container, opts) {
-  const width = Math.max(container.clientWidth, 120);
-  const height = Math.max(container.clientHeight, 120);
-  const line = opts.line || [];
+export function placeLine(line, anchor, width, height) {
   // Tiles never grow past a comfortable size on a big screen. (The height term allows a single
   // row of full-size tiles in a box ~340 px high: on a 1366x768 desktop the board is ~290 px high,
   // and `height * 1.8 / 900` held its tiles at the phone's size, half the hand's.)
   const maxScale = Math.min(1, Math.max(0.6, Math.min(width / 900, height / 340)));
-  const lay = bestLayout(line, opts.anchor || 0, width, height, maxScale);
+  const lay = bestLayout(line, anchor, width, height, maxScale);
   const cx = (lay.bbox.minX + lay.bbox.maxX) / 2;
   const cy = (lay.bbox.minY + lay.bbox.maxY) / 2;
   const vbW = width / lay.scale;
   const vbH = height / lay.scale;
   const vbX = cx - vbW / 2;
   const vbY = cy - vbH / 2;
+  const toPx = (p) => ({
+    x: (p.x - vbX) * lay.scale, y: (p.y - vbY) * lay.scale, dir: p.dir, r: MARKER_R * lay.scale,
+  });
+  const positions = line.length ? { left: toPx(lay.ends.left), right: toPx(lay.ends.right) } : null;
+  // The tiles' boxes on screen, for placing buttons over the board without hiding a tile.
+  const tiles = lay.items.map((it) => {
+    const c = toPx(it);
+    const hw = (it.w / 2) * lay.scale;
+    const hh = (it.h / 2) * lay.scale;
+    return { x0: c.x - hw, y0: c.y - hh, x1: c.x + hw, y1: c.y + hh };
+  });
+  return { lay, view: { vbX, vbY, vbW, vbH }, positions, box: { width, height, tiles } };
+}
+
+/**
+ * Draw the line into `container` (which must be in the document, sized by CSS).
+ * opts: line, anchor, fresh ({index, at}), startIndex (Klasik's face-up start tile), labels: {tile(a,b), region, ends(l,r)},
+ * overlay(positions, box) -> nodes drawn over the board (the end choice): positions are the open
+ * ends' markers in px ({left, right}: {x, y, dir, r}), box the board's size and its tiles' boxes
+ * (for choiceSpots). Returns the positions.
+ */
+export function renderBoard(container, opts) {
+  const width = Math.max(container.clientWidth, 120);
+  const height = Math.max(container.clientHeight, 120);
+  const line = opts.line || [];
+  const { lay, view: { vbX, vbY, vbW, vbH }, positions, box } = placeLine(line, opts.anchor || 0, width, height);
 
   const tiles = lay.items
     .slice()
@@ -153,6 +176,8 @@ export function renderBoard(container, opts) {
         'data-testid': 'open-end',
         'data-end': side,
         'data-value': value,
+        // Where the line grows at this end on screen: an arm that turned a corner runs back.
+        'data-grows': e.dir > 0 ? 'right' : 'left',
         transform: `translate(${e.x} ${e.y})`,
         'aria-hidden': 'true',
       },
@@ -172,13 +197,60 @@ export function renderBoard(container, opts) {
     'aria-label': opts.labels.region,
   }, tiles.map((g) => wrapListItem(g)), markers);
 
-  const toPx = (p) => ({ x: (p.x - vbX) * lay.scale, y: (p.y - vbY) * lay.scale, dir: p.dir });
-  const positions = line.length ? { left: toPx(lay.ends.left), right: toPx(lay.ends.right) } : null;
-  const overlay = h('div', { class: 'board-overlay' }, opts.overlay ? opts.overlay(positions, { width, height }) : null);
-  container.replaceChildren(svg, overlay);
+  const overlay = h('div', { class: 'board-overlay' }, opts.overlay ? opts.overlay(positions, box) : null);
+  // Redrawn on every resize: a focused button over the board (the end choice) keeps the focus.
+  replaceKeepingFocus(container, svg, overlay);
   return positions;
 }
 
 function wrapListItem(g) {
   return s('g', { role: 'listitem' }, g);
+}
+
+const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/**
+ * Where to put a button of `size` ({w, h} px) for each open end: next to the end's marker,
+ * beyond it where the line would grow, else above or below it (or both) — wherever it stays inside the
+ * board and hides neither a tile, nor a marker, nor the other end's button. With no such place it
+ * sits on its own marker (the button then shows the end's number itself). Pure.
+ *
+ * @param positions {left, right}: the markers' centres {x, y, dir, r} in px (renderBoard's)
+ * @param box {width, height, tiles: [{x0, y0, x1, y1}]}
+ * @returns {left, right}: {x, y, onMarker} centres in px
+ */
+export function choiceSpots(positions, box, size, gap = 4) {
+  const rect = (p) => ({ x0: p.x - size.w / 2, y0: p.y - size.h / 2, x1: p.x + size.w / 2, y1: p.y + size.h / 2 });
+  const markers = ['left', 'right'].map((end) => {
+    const e = positions[end];
+    return { x0: e.x - e.r, y0: e.y - e.r, x1: e.x + e.r, y1: e.y + e.r };
+  });
+  const taken = [];
+  const spots = {};
+  for (const end of ['left', 'right']) {
+    const e = positions[end];
+    const dir = e.dir || (end === 'left' ? -1 : 1);
+    const ahead = e.x + dir * (e.r + gap + size.w / 2);
+    const up = e.y - (e.r + gap + size.h / 2);
+    const down = e.y + (e.r + gap + size.h / 2);
+    const candidates = [
+      { x: ahead, y: e.y }, { x: e.x, y: up }, { x: e.x, y: down }, { x: ahead, y: up }, { x: ahead, y: down },
+    ];
+    const fits = (p) => {
+      const r = rect(p);
+      if (r.x0 < 0 || r.y0 < 0 || r.x1 > box.width || r.y1 > box.height) return false;
+      return ![...box.tiles, ...markers, ...taken].some((o) => overlaps(r, o));
+    };
+    const found = candidates.find(fits);
+    const spot = found
+      ? { x: found.x, y: found.y, onMarker: false }
+      : {
+        x: Math.min(Math.max(e.x, size.w / 2), box.width - size.w / 2),
+        y: Math.min(Math.max(e.y, size.h / 2), box.height - size.h / 2),
+        onMarker: true,
+      };
+    taken.push(rect(spot));
+    spots[end] = spot;
+  }
+  return spots;
 }

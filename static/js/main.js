@@ -1,12 +1,14 @@
 // Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard, /admin), the render loop
 // and the lobby's actions.
 
-import { replaceKeepingFocus, patchRegions } from './dom.js';
+import { replaceKeepingFocus, patchRegions, cssEscape } from './dom.js';
 import { t, onLangChange, lang } from './i18n.js';
 import { state, subscribe, changed, toast } from './store.js';
 import * as api from './api.js';
 import { loadPlayer } from './storage.js';
 import * as session from './session.js';
+import * as roomActions from './room_actions.js';
+import * as tableActions from './table_actions.js';
 import { remainingMs } from './game.js';
 import { topbar, connectionBanner, toasts, errorText } from './views/common.js';
 import { lobbyView, settingsPayload } from './views/lobby.js';
@@ -252,7 +254,7 @@ async function sitWithName(seat) {
   if (!(state.player && state.player.name) || state.drafts.editingName) {
     if (!(await saveName())) return;
   }
-  await session.sit(seat);
+  await roomActions.sit(seat);
 }
 
 async function copyLink(link) {
@@ -288,9 +290,9 @@ const actions = {
   quickPlay,
   moreRooms,
   loadPresets,
-  fillBots: session.fillBots,
-  closeRoom: session.closeTable,
-  watchFull: session.watchFull,
+  fillBots: roomActions.fillBots,
+  closeRoom: roomActions.closeTable,
+  watchFull: roomActions.watchFull,
   clearCreateError: () => {
     state.lobby.createError = null;
   },
@@ -302,30 +304,30 @@ const actions = {
   },
   copyLink,
   sit: sitWithName,
-  standUp: session.standUp,
-  addBot: session.addBot,
-  removeBot: session.removeBot,
-  saveSettings: session.saveSettings,
-  startSet: session.startSet,
-  nextSet: session.nextSet,
-  leaveTable: session.leaveTable,
+  standUp: roomActions.standUp,
+  addBot: roomActions.addBot,
+  removeBot: roomActions.removeBot,
+  saveSettings: roomActions.saveSettings,
+  startSet: roomActions.startSet,
+  nextSet: roomActions.nextSet,
+  leaveTable: tableActions.leaveTable,
   chooseTile: (tile) => {
-    session.chooseTile(tile);
+    tableActions.chooseTile(tile);
     if (state.room && state.room.choosing === tile) {
       focusAfterRender = '[data-testid="end-choice"]';
     }
   },
   chooseEnd: (end) => {
-    session.chooseEnd(end);
+    tableActions.chooseEnd(end);
     focusAfterRender = '[data-testid="hand"] [tabindex="0"]';
   },
   cancelChoice: () => {
     const tile = state.room && state.room.choosing;
-    session.cancelChoice();
+    tableActions.cancelChoice();
     if (tile) focusAfterRender = `[data-testid="hand-tile"][data-tile="${tile}"]`;
   },
-  hideResult: session.hideResult,
-  showResult: session.showResult,
+  hideResult: tableActions.hideResult,
+  showResult: tableActions.showResult,
   retryNow: session.retryNow,
 };
 
@@ -381,8 +383,14 @@ function render() {
   }
   const active = document.activeElement;
   const wasInHand = Boolean(active && active.closest && active.closest('[data-testid="hand"]'));
+  const focusKey = active && els.main.contains(active) ? active.getAttribute('data-focus') : null;
   if (!patchRegions(els.main, screen)) replaceKeepingFocus(els.main, screen);
   if (after) after();
+  if (focusKey && !els.main.contains(document.activeElement) && !focusAfterRender) {
+    // Drawn by after() (the end choice over the board): focus comes back to the same control.
+    const again = els.main.querySelector(`[data-focus="${cssEscape(focusKey)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
   if (wasInHand && !focusAfterRender && !els.main.contains(document.activeElement)) {
     // The focused tile was just played: stay in the hand.
     focusAfterRender = '[data-testid="hand"] [tabindex="0"]';

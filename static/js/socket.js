@@ -64,15 +64,12 @@ export class TableSocket {
     this._onOnline = () => {
       if (this.state !== 'halted') this.reconnectNow();
     };
-    // The browser says the network is gone: the socket is as good as dead, though it may take
-    // SILENCE_LIMIT_MS to notice. Drop it now, so the page shows itself offline at once (the
-    // retries wait for the network; `online` reconnects at once).
-    this._onOffline = () => {
-      if (this.state === 'open' || this.state === 'connecting') this.reconnectNow();
-    };
     this._onVisible = () => {
       if (document.visibilityState === 'visible' && this.state !== 'open' && this.state !== 'halted') this.reconnectNow();
     };
+    // The browser says the network is gone: the socket is as good as dead, though it may take
+    // SILENCE_LIMIT_MS to notice. Drop it now, so the page shows itself offline at once (the
+    // retries wait for the network; `online` reconnects at once).
     this._onOffline = () => {
       if (this.ws && !this.stopped) this._dropDead();
     };

@@ -213,23 +213,28 @@ STATE_JS = r"""
 }
 """
 
-# After a click on `tile`: the end choice opened, or the tile left the hand, or the turn moved on.
+# After a click on `tile`: the end choice opened, or the tile left the hand, or the turn moved on,
+# or a newer snapshot came (the deal may have ended on it and the next dealt the tile back).
 AFTER_CLICK_JS = r"""
-(tile) => {
+([tile, seen]) => {
   if (document.querySelector('[data-testid="end-choice-bar"]')) return 'choose';
   const inHand = document.querySelector(`[data-testid="hand-tile"][data-tile="${tile}"]`);
   const turn = document.querySelector('[data-testid="turn-indicator"]');
+  const snap = (window.__gaple || {}).snapshot;
   if (!inHand) return 'played';
   if (!turn || turn.dataset.mine !== 'true') return 'moved_on';
+  if (snap && seen && (snap.set !== seen[0] || snap.seq > seen[1])) return 'moved_on';
   return false;
 }
 """
 
 AFTER_END_JS = r"""
-(tile) => {
+([tile, seen]) => {
   const inHand = document.querySelector(`[data-testid="hand-tile"][data-tile="${tile}"]`);
   const turn = document.querySelector('[data-testid="turn-indicator"]');
-  return !inHand || !turn || turn.dataset.mine !== 'true';
+  const snap = (window.__gaple || {}).snapshot;
+  const newer = Boolean(snap && seen && (snap.set !== seen[0] || snap.seq > seen[1]));
+  return !inHand || !turn || turn.dataset.mine !== 'true' || newer;
 }
 """
 
@@ -499,12 +504,14 @@ class Page:
             STATS["discards clicked"] += 1
         if not wait:
             return tile
-        if self.wait_js(AFTER_CLICK_JS, tile) == "choose":
+        snap = st.get("snapshot")
+        seen = [snap["set"], snap["seq"]] if snap else None
+        if self.wait_js(AFTER_CLICK_JS, [tile, seen]) == "choose":
             ends = self.by("end-choice")
             assert ends.count() == 2, f"{self.label}: end choice for {tile} has {ends.count()}"
             check_end_choice(self.state())
             self._activate(self.by("end-choice", end=rng.choice(["left", "right"])), fast)
-            self.wait_js(AFTER_END_JS, tile)
+            self.wait_js(AFTER_END_JS, [tile, seen])
         return tile
 
     def _activate(self, locator: Any, fast: bool = False) -> bool:

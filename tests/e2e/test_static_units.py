@@ -1,19 +1,27 @@
 """The client's pure modules under ``node --test`` (static/js/tests/), fed the server's own
 presets catalogue (app/rooms/settings.py), so that the create form's helpers are checked
-against the defaults the server really serves, and the Python engine's deals of a few secrets
-(engine/fairness.py), so that the client's shuffle is checked against the server's. Node missing
-is a failure, not a skip."""
+against the defaults the server really serves, whole deals played by the engine (each viewer's
+view after every move, the events, and where the opening tile lies), so that the snapshot reader
+and the end choice are checked against views the server really sends, and the Python engine's
+deals of a few secrets (engine/fairness.py), so that the client's shuffle is checked against the
+server's. Node missing is a failure, not a skip."""
 
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import engine
+from app.players import history
 from app.rooms.settings import catalogue
+from app.store.models import Deal, Move
 from engine import fairness
 from engine.rules import rules_from_settings
 
@@ -55,6 +63,76 @@ def fair_vectors() -> list[dict[str, object]]:
 
 
 ROOT = Path(__file__).resolve().parents[2]
+DEAL_SEEDS = (3, 11, 29)
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def played_deals() -> list[dict[str, Any]]:
+    """A few seeded deals (PORDI, Klasik with discards, Draw Domino), played with random legal
+    moves. Each step is one batch: the events as a seat and as a spectator are told them, the
+    views after it, and the index of the deal's opening tile in the line. `set` is the deal as
+    the history API serves it (GET /api/sets/{id}), shaped by app/players/history.py from the
+    stored moves."""
+    presets = (
+        ("pordi", engine.pordi()),
+        ("klasik", engine.klasik(stuck="discard")),
+        ("draw", engine.klasik(stuck="draw")),
+    )
+    deals = []
+    for name, rules in presets:
+        for seed in DEAL_SEEDS:
+            state, events = engine.start_deal(engine.new_match(rules), seed)
+            rng = random.Random(seed)
+            opening = 0
+            steps = []
+            stored = []
+            while True:
+                viewers = [None, *range(rules.players)]
+                steps.append(
+                    {
+                        "events": {
+                            str(v): [e for e in (engine.event_view(x, v) for x in events) if e]
+                            for v in viewers
+                        },
+                        "views": {str(v): engine.view(state, v) for v in viewers},
+                        "opening": opening,
+                    }
+                )
+                if state.phase != "playing":
+                    break
+                move = engine.random_legal_move(state, rng)
+                stored.append(
+                    Move(
+                        seq=len(stored) + 1,
+                        seat=state.turn,
+                        tile=str(move.tile),
+                        end=move.end,
+                        auto=False,
+                        created_at=AT,
+                    )
+                )
+                state, events = engine.play(state, state.turn, move)
+                if events[0].kind == "played" and events[0].data["end"] == "left":
+                    opening += 1
+            row = Deal(
+                number=1,
+                seed=seed,
+                opener=steps[0]["views"]["None"]["opener"],
+                started_at=AT,
+                ended_at=AT,
+            )
+            replayed = history._replay(rules, [history._StoredDeal(row, stored)])
+            served = {
+                "preset": rules.preset,
+                "mode": rules.mode,
+                "players": rules.players,
+                "rules": rules.to_dict(),
+                "deals": replayed,
+            }
+            deals.append({"preset": name, "seed": seed, "steps": steps, "set": served})
+    return deals
+
+
 UNITS = sorted((ROOT / "static" / "js" / "tests").glob("*.test.js"))
 
 
@@ -67,12 +145,15 @@ def test_client_units_pass_under_node(tmp_path: Path) -> None:
     presets.write_text(json.dumps(catalogue()))
     vectors = tmp_path / "fairness.json"
     vectors.write_text(json.dumps(fair_vectors()))
+    deals = tmp_path / "deals.json"
+    deals.write_text(json.dumps(played_deals(), default=str))
     result = subprocess.run(
         [node, "--experimental-default-type=module", "--test", *map(str, UNITS)],
         cwd=ROOT,
         env={
             "GAPLE_PRESETS_JSON": str(presets),
             "GAPLE_FAIRNESS_JSON": str(vectors),
+            "GAPLE_DEALS_JSON": str(deals),
             "PATH": "/usr/bin:/bin",
         },
         capture_output=True,

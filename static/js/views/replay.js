@@ -1,15 +1,15 @@
 // The replay page, /replay/{set_id}#deal=N&move=M: any finished deal of a set, move by move,
 // with every hand face up. It draws from GET /api/sets/{id} (docs/API.md) and nothing else.
 //
-// A position is built the way the table builds one: the deal's opening and each move are fed,
-// as the table's own events, through game.js's applyEvent, and the line is drawn by board.js.
-// Only the hands are kept here: what each seat was dealt, less what it has played or discarded.
+// A position (deal_position.js) is the view the table would have been sent at that moment, read
+// by game.js like any snapshot and drawn by board.js, with every hand face up.
 
 import { h, s } from '../dom.js';
 import { t, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { renderBoard } from '../board.js';
-import { applyEvent, emptyGame, normView, parseTile, teamIndexOf } from '../game.js';
+import { parseTile, teamIndexOf } from '../game.js';
+import { finishedDeals, positionAt } from '../deal_position.js';
 import { modeLabel, initials, errorText } from './common.js';
 import { changed, toast } from '../store.js';
 import { icon } from '../icons.js';
@@ -78,7 +78,7 @@ async function load(id) {
 }
 
 function finished() {
-  return rp.data ? rp.data.deals.filter((d) => d.status === 'finished') : [];
+  return rp.data ? finishedDeals(rp.data) : [];
 }
 
 /** #deal=N&move=M (N the deal's number, M the moves played): clamped to what exists. */
@@ -186,88 +186,6 @@ async function copyLink() {
   }
 }
 
-// --- positions ---------------------------------------------------------------------------------
-
-/** The table's events for a deal's first `upto` moves (with their seq and the clock's seat). */
-function dealEvents(deal, upto) {
-  const n = deal.hands.length;
-  const messages = [{
-    kind: 'deal_started',
-    deal_number: deal.number,
-    opener: deal.opener,
-    additional: deal.additional,
-    start: deal.start,
-    set_aside: deal.set_aside.length,
-    counts: deal.hands.map((hand) => hand.length),
-    turn: deal.moves.length ? deal.moves[0].seat : null,
-  }];
-  // Draw Domino: each draw as the table showed it (the boneyard shrinks, the drawer's count grows).
-  let boneyard = deal.set_aside.length;
-  const drawsOf = (draws, turn) => (draws || []).forEach((d) => {
-    boneyard -= 1;
-    messages.push({ kind: 'drew', deal_number: deal.number, seat: d.seat, tile: d.tile, boneyard, turn });
-  });
-  drawsOf(deal.draws, deal.moves.length ? deal.moves[0].seat : null);
-  deal.moves.slice(0, upto).forEach((m, i) => {
-    const next = deal.moves[i + 1];
-    const common = { deal_number: deal.number, seat: m.seat, tile: m.tile, left: m.ends.left, right: m.ends.right, auto: m.auto };
-    messages.push(m.end === 'discard'
-      ? { kind: 'discarded', ...common, turn: next ? next.seat : null }
-      : { kind: 'played', ...common, end: m.end, placed: m.placed, turn: next ? next.seat : null });
-    drawsOf(m.draws, next ? next.seat : null);
-  });
-  if (upto >= deal.moves.length) {
-    messages.push({ kind: 'deal_ended', deal_number: deal.number, ...deal.result, points: deal.points, scores: deal.scores, turn: null });
-  }
-  return messages.map(({ turn, ...event }, i) => ({
-    set: 1,
-    seq: i + 1,
-    event,
-    clock: turn === null || turn === undefined || n === 0 ? null : { seat: turn, remaining_ms: null },
-  }));
-}
-
-export function positionAt(data, dealIndex, upto) {
-  const deals = data.deals.filter((d) => d.status === 'finished');
-  const deal = deals[dealIndex];
-  const before = dealIndex > 0 ? deals[dealIndex - 1].scores : Array(data.players).fill(0);
-  let game = {
-    ...emptyGame(),
-    set: 1,
-    view: normView({
-      players: data.players,
-      mode: data.mode,
-      preset: data.preset,
-      scoring: data.rules && data.rules.scoring,
-      stuck: data.rules && data.rules.stuck,
-      scores: before,
-      line: [],
-    }),
-  };
-  for (const msg of dealEvents(deal, upto)) {
-    game = applyEvent(game, msg, -1e9, null).game; // at -1e9: nothing animates
-  }
-  const hands = deal.hands.map((hand) => hand.slice());
-  const discards = deal.hands.map(() => []);
-  for (const d of deal.draws || []) hands[d.seat].push(d.tile);
-  for (const m of deal.moves.slice(0, upto)) {
-    hands[m.seat] = hands[m.seat].filter((tile) => tile !== m.tile);
-    if (m.end === 'discard') discards[m.seat].push(m.tile);
-    for (const d of m.draws || []) hands[d.seat].push(d.tile);
-  }
-  const last = upto > 0 ? deal.moves[upto - 1] : null;
-  return {
-    deal,
-    game,
-    view: game.view,
-    hands,
-    discards,
-    last,
-    next: upto < deal.moves.length ? deal.moves[upto] : null,
-    done: upto >= deal.moves.length,
-  };
-}
-
 // --- drawing -----------------------------------------------------------------------------------
 
 function seatName(data, seat) {
@@ -321,7 +239,7 @@ export function replayView() {
   const after = () => {
     const draw = () => renderBoard(boardEl, {
       line: view.line,
-      anchor: pos.game.anchor,
+      anchor: pos.anchor,
       fresh: null,
       ends: view.ends,
       startIndex: view.startIndex,

@@ -4,9 +4,9 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { tileSvg, tileBackSvg } from '../tiles.js';
-import { renderBoard } from '../board.js';
+import { renderBoard, choiceSpots } from '../board.js';
 import {
-  bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, remainingMs,
+  bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, tileKey, remainingMs,
 } from '../game.js';
 import { seatLabel, modeLabel, initials, takeableSeats, seatConnected } from './common.js';
 import { resultPanel } from './results.js';
@@ -73,14 +73,14 @@ export function tableView(state, act) {
       renderBoard(boardEl, {
         line: view.line,
         anchor: game.anchor,
-        fresh: game.fresh,
+        fresh: placedNow(room, view),
         ends: view.ends,
         startIndex: view.startIndex,
         labels: {
           tile: (a, b) => t('tile.aria', { a, b }),
           region: t('table.line'),
         },
-        overlay: (positions, box) => endTargets(positions, ctx, box),
+        overlay: (positions, box) => endChoices(positions, ctx, box),
       });
       resumeMotion(); // a placed tile travels, a deal flies in (motion.js)
     };
@@ -88,6 +88,13 @@ export function tableView(state, act) {
     return draw;
   };
   return { node, after, boardEl };
+}
+
+/** The tile just placed (a `played` effect, table_effects.js), where it now lies in the line. */
+function placedNow(room, view) {
+  if (!room.placed) return null;
+  const index = view.line.findIndex((tile) => tileKey(`${tile[0]}-${tile[1]}`) === room.placed.tile);
+  return index >= 0 ? { index, at: room.placed.at } : null;
 }
 
 function infoBar(ctx) {
@@ -361,70 +368,65 @@ function turnIndicator(ctx) {
     t('table.turn.other', { name: seatLabel(room, view.turn) }));
 }
 
+/**
+ * The end choice's caption and its way back. It floats over the table (never pushing the seats
+ * or the board about); the ends themselves are chosen on the board (endChoices).
+ */
 function endChoiceBar(tile, ctx) {
-  const entries = ctx.legal.get(tile) || [];
-  const { view } = ctx;
   const [a, b] = parseTile(tile);
   const anim = enter(`choice:${tile}:${ctx.game.set}:${ctx.game.seq}`, 'anim-rise', 250);
   return h('div', { class: `end-choice-bar ${anim.class}`, style: anim.style, role: 'group', 'aria-label': t('end.choose', { tile }), 'data-testid': 'end-choice-bar' },
     h('span', { class: 'end-choice-q' }, t('end.choose', { tile: `${a}-${b}` })),
-    ['left', 'right'].map((end) => {
-      const entry = entries.find((x) => x.end === end);
-      if (!entry) return null;
-      const value = view.ends ? view.ends[end === 'left' ? 0 : 1] : '';
-      const side = t(`end.${end}`);
-      const label = entry.points === null
-        ? t('end.aria', { side, n: value })
-        : t('end.aria.points', { side, n: value, p: entry.points });
-      return h('button', {
-        type: 'button',
-        class: `btn end-choice end-${end}`,
-        'data-testid': 'end-choice',
-        'data-end': end,
-        'data-points': entry.points === null ? '' : entry.points,
-        'data-focus': `end-choice-${end}`,
-        'aria-label': label,
-        onClick: () => ctx.act.chooseEnd(end),
-        onKeydown: (e) => { if (e.key === 'Escape') ctx.act.cancelChoice(); },
-      },
-      end === 'left' ? '◀ ' : null,
-      `${side} (${value})`,
-      entry.points !== null ? h('span', { class: 'pts', 'data-testid': 'end-choice-points' }, t('end.points', { p: entry.points })) : null,
-      end === 'right' ? ' ▶' : null);
-    }),
     h('button', {
       type: 'button',
       class: 'btn btn-ghost btn-small',
       'data-testid': 'end-choice-cancel',
       'data-focus': 'end-choice-cancel',
       onClick: ctx.act.cancelChoice,
+      onKeydown: (e) => { if (e.key === 'Escape') ctx.act.cancelChoice(); },
     }, t('end.cancel')));
 }
 
-/** Targets drawn at the two open ends while a tile waits for its end (pointer shortcut). */
-function endTargets(positions, ctx, box) {
+// The end buttons' box for placing them (CSS .end-choice: 46 px high; wider with points).
+const CHOICE_SIZE = { w: 50, h: 46 };
+const CHOICE_SIZE_POINTS = { w: 92, h: 46 };
+
+/**
+ * While a tile waits for its end: one button at each open end of the drawn line, showing that
+ * end's number (and the Domi points), so the choice is where the ends are on screen even once the
+ * line has turned corners.
+ */
+function endChoices(positions, ctx, box) {
   const tile = ctx.room.choosing;
   if (!tile || !positions) return null;
-  // Just beyond the open end (in the direction the line grows there), kept inside the felt.
-  const place = (p) => ({
-    left: `${Math.min(Math.max(p.x + (p.dir || 0) * 18, 26), box.width - 26)}px`,
-    top: `${Math.min(Math.max(p.y, 26), box.height - 26)}px`,
-  });
   const entries = ctx.legal.get(tile) || [];
+  const withPoints = entries.some((x) => x.points !== null);
+  const spots = choiceSpots(positions, box, withPoints ? CHOICE_SIZE_POINTS : CHOICE_SIZE);
+  const { view } = ctx;
   return ['left', 'right'].map((end) => {
     const entry = entries.find((x) => x.end === end);
     if (!entry) return null;
-    const p = positions[end];
+    const value = view.ends[end === 'left' ? 0 : 1];
+    const side = t(`end.${end}`);
+    const label = entry.points === null
+      ? t('end.aria', { side, n: value })
+      : t('end.aria.points', { side, n: value, p: entry.points });
+    const spot = spots[end];
     return h('button', {
       type: 'button',
-      class: `end-target end-target-${end}`,
-      'data-testid': 'end-target',
+      class: `end-choice end-choice-${end}${spot.onMarker ? ' on-marker' : ''}`,
+      'data-testid': 'end-choice',
       'data-end': end,
-      tabindex: '-1',
-      'aria-hidden': 'true',
-      style: place(p),
+      'data-value': value,
+      'data-points': entry.points === null ? '' : entry.points,
+      'data-focus': `end-choice-${end}`,
+      'aria-label': label,
+      style: { left: `${spot.x}px`, top: `${spot.y}px` },
       onClick: () => ctx.act.chooseEnd(end),
-    }, entry.points !== null ? t('end.points', { p: entry.points }) : (end === 'left' ? '◀' : '▶'));
+      onKeydown: (e) => { if (e.key === 'Escape') ctx.act.cancelChoice(); },
+    },
+    h('span', { class: 'end-choice-n', 'aria-hidden': 'true' }, String(value)),
+    entry.points !== null ? h('span', { class: 'pts', 'data-testid': 'end-choice-points' }, t('end.points', { p: entry.points })) : null);
   });
 }
 

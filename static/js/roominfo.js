@@ -1,0 +1,75 @@
+// A live room's state in this browser (state.room) and the pure helpers that merge what the REST
+// room, the socket's `welcome`/`room` frames and `presence` say about it. No DOM: checked under
+// node (tests/roominfo.test.js).
+
+import { emptyGame } from './game.js';
+
+/** The state of a room just opened (`intent`: what the lobby asked for, e.g. {sit: true}). */
+export function newRoom(code, intent = null) {
+  return {
+    code,
+    intent,
+    info: null,
+    notFound: false,
+    role: null,
+    seat: null,
+    playerId: null,
+    presence: {},
+    spectators: 0,
+    conn: { state: 'connecting', retryAt: null, everOpen: false },
+    halted: null,
+    game: emptyGame(),
+    // A move sent and not yet drawn: {moveId, tile, at, seq} (seq: its ack's).
+    pending: null,
+    // The tile waiting for its end (it fits both).
+    choosing: null,
+    // The table's own effects (table_effects.js): badges per seat, the tile just placed.
+    flashes: { pass: {}, auto: {}, discard: {}, draw: {} },
+    placed: null,
+    settingsError: null,
+    resultHidden: false,
+    busy: false,
+    settingsDraft: null,
+    welcomed: false,
+    // "This table is full": shown once to someone who came by link and has no seat to take.
+    full: false,
+    fullChecked: Boolean(intent),
+    closedReason: null,
+  };
+}
+
+/** Your seat when this socket speaks for one, else null (a spectator). */
+export function viewerSeat(room) {
+  return room && room.role === 'seat' && typeof room.seat === 'number' ? room.seat : null;
+}
+
+export const isOver = (info) => Boolean(info && (info.status === 'closed' || info.status === 'abandoned'));
+
+/** `next` over `old`: a field `next` leaves out (null) keeps the older value. */
+export function mergeInfo(old, next) {
+  if (!old) return next;
+  const merged = { ...old };
+  for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
+  return withLeftBy(merged, old);
+}
+
+/**
+ * Who left each bot's seat (`left_by`) is in the REST room, not in the socket's room object: keep
+ * it on a seat while the same bot sits there.
+ */
+export function withLeftBy(info, from) {
+  if (!from || !Array.isArray(from.seats)) return info;
+  const seats = info.seats.map((seat) => {
+    const other = from.seats.find((x) => x.seat === seat.seat);
+    if (seat.left_by || !seat.bot || !other || other.bot !== seat.bot) return seat;
+    return { ...seat, left_by: other.left_by };
+  });
+  return { ...info, seats };
+}
+
+/** A `presence` message: {seats: {seat: connected}, spectators: n}. */
+export function presenceOf(msg) {
+  const seats = {};
+  for (const entry of msg.seats) seats[entry.seat] = entry.connected;
+  return { seats, spectators: msg.spectators };
+}

@@ -1,0 +1,49 @@
+// node --test: merging what the REST room, the socket's room frames and presence say (roominfo.js).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { isOver, mergeInfo, newRoom, presenceOf, viewerSeat, withLeftBy } from '../roominfo.js';
+
+const seats = (...bots) => bots.map((bot, seat) => ({ seat, player_id: bot ? null : `p${seat}`, name: `N${seat}`, bot }));
+
+test('a newer answer wins, but a field it leaves out keeps the older value', () => {
+  const rest = { code: 'K7QX2M', status: 'open', hostId: 'p0', closedReason: null, shareLink: '/r/K7QX2M', seats: seats(null, null, null, null) };
+  const frame = { code: 'K7QX2M', status: 'playing', hostId: 'p0', closedReason: null, shareLink: null, seats: seats(null, 'heuristic', null, null) };
+  const merged = mergeInfo(rest, frame);
+  assert.equal(merged.status, 'playing');
+  assert.equal(merged.shareLink, '/r/K7QX2M');
+  assert.equal(merged.seats[1].bot, 'heuristic');
+  assert.equal(mergeInfo(null, frame), frame);
+});
+
+test('who left a bot\'s seat stays known while the same bot sits there', () => {
+  const rest = { seats: seats(null, 'heuristic', null, null) };
+  rest.seats[1].left_by = 'p9';
+  const same = withLeftBy({ seats: seats(null, 'heuristic', null, null) }, rest);
+  assert.equal(same.seats[1].left_by, 'p9');
+  const other = withLeftBy({ seats: seats(null, 'random', null, null) }, rest);
+  assert.equal(other.seats[1].left_by, undefined);
+});
+
+test('presence: each seat\'s connection and the spectators', () => {
+  const msg = {
+    type: 'presence',
+    seats: [{ seat: 0, connected: true, bot: null }, { seat: 1, connected: false, bot: null },
+      { seat: 2, connected: false, bot: 'heuristic' }, { seat: 3, connected: true, bot: null }],
+    spectators: 2,
+  };
+  assert.deepEqual(presenceOf(msg), { seats: { 0: true, 1: false, 2: false, 3: true }, spectators: 2 });
+});
+
+test('a room just opened, whose viewer, whether it is over', () => {
+  const room = newRoom('ABC123', { sit: true });
+  assert.equal(room.code, 'ABC123');
+  assert.equal(room.game.view, null);
+  assert.equal(room.fullChecked, true);
+  assert.equal(viewerSeat(room), null);
+  assert.equal(viewerSeat({ ...room, role: 'seat', seat: 2 }), 2);
+  assert.equal(viewerSeat({ ...room, role: 'spectator', seat: 2 }), null);
+  assert.ok(isOver({ status: 'closed' }) && isOver({ status: 'abandoned' }));
+  assert.ok(!isOver({ status: 'playing' }) && !isOver(null));
+});
