@@ -9,7 +9,8 @@ import { loadPlayer } from './storage.js';
 import * as session from './session.js';
 import * as roomActions from './room_actions.js';
 import * as tableActions from './table_actions.js';
-import { remainingMs } from './game.js';
+import { nextDealMs, remainingMs } from './game.js';
+import { nextDealText } from './views/results.js';
 import { topbar, connectionBanner, toasts, errorText } from './views/common.js';
 import { lobbyView, settingsPayload } from './views/lobby.js';
 import { roomView, isClosed } from './views/room.js';
@@ -420,6 +421,8 @@ function tick() {
   for (const el of document.querySelectorAll('[data-countdown-ring]')) {
     el.style.setProperty('--p', rem === null ? 0 : Math.min(1, total ? rem / total : 1));
   }
+  const next = nextDealMs(room.game, performance.now());
+  for (const el of document.querySelectorAll('[data-next-deal]')) el.textContent = nextDealText(next);
   if (room.conn && room.conn.state === 'retrying') renderBanner();
 }
 

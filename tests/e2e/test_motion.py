@@ -10,6 +10,7 @@ and the nearest test id, and every celebration drawn.
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from tests.e2e.gaple import bot_table, tile_key, wait_until
@@ -93,3 +94,23 @@ def test_tiles_travel_deals_fly_in_results_celebrate_and_reduced_motion_stops_it
     assert rec["animations"] == [], rec["animations"]
     assert rec["celebrations"] == []
     assert moving.errors == [] and still.errors == []
+
+
+def test_a_deal_result_counts_down_to_the_next_deal(open_page, lobby_api):
+    rng = random.Random(SEED)
+    page, _, _ = bot_table(lobby_api, open_page, name="Wayan", seat=0, deals_per_set=2)
+    _play_first_deal([page], rng, timeout=90)
+    # The server's next_deal time (GAPLE_DEAL_PAUSE_SECONDS = 1 s here), shown in whole seconds.
+    text = page.page.wait_for_function(
+        """() => {
+          const el = document.querySelector('[data-testid=next-deal]');
+          return el && /\\d/.test(el.textContent) ? el.textContent : null;
+        }""",
+        timeout=10_000,
+    ).json_value()
+    assert re.fullmatch(r"(Deal berikutnya dalam|Next deal in) 1…", text), text
+    wait_until(
+        lambda: page.recorded()["snapshot"]["view"]["deal_number"] == 2,
+        15,
+        "the next deal did not start",
+    )

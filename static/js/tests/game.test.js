@@ -155,3 +155,14 @@ test('the clock counts down from the server\'s remaining_ms', () => {
   assert.equal(remainingMs(game, 90000), 0);
   assert.equal(remainingMs(applySnapshot(game, { set: 1, seq: 2, view: deal.steps[1].views.None, clock: null }, 0), 0), null);
 });
+
+test('between deals the snapshot says when the next deal starts, counted from its arrival', async () => {
+  const { nextDealMs } = await import('../game.js');
+  const view = deals[0].steps[deals[0].steps.length - 1].views.None;
+  let game = applySnapshot(emptyGame(), { set: 1, seq: 9, view, clock: null, next_deal: { deadline: 5000, remaining_ms: 2000 } }, 100);
+  assert.equal(nextDealMs(game, 100), 2000);
+  assert.equal(nextDealMs(game, 1600), 500);
+  assert.equal(nextDealMs(game, 9000), 0); // never below zero
+  game = applySnapshot(game, { set: 1, seq: 10, view, clock: null, next_deal: null }, 200);
+  assert.equal(nextDealMs(game, 300), null);
+});

@@ -3,7 +3,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
-import { parseTile, teamIndexOf } from '../game.js';
+import { nextDealMs, parseTile, teamIndexOf } from '../game.js';
 import { seatLabel } from './common.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
@@ -72,7 +72,7 @@ export function resultPanel(ctx) {
     aside,
     fairMark(view),
     h('footer', { class: 'result-foot' },
-      !setOver ? h('p', { class: 'muted small', role: 'status' }, t('result.next_deal')) : null,
+      !setOver ? nextDealLine(ctx.game) : null,
       h('button', {
         type: 'button',
         class: 'btn btn-ghost btn-small',
@@ -80,6 +80,16 @@ export function resultPanel(ctx) {
         'data-focus': 'result-close',
         onClick: ctx.act.hideResult,
       }, t('result.close')))));
+}
+
+/** "Next deal in 3…": the server's next_deal time, counted down by main.js's tick. */
+export function nextDealText(ms) {
+  return ms === null ? t('result.next_deal') : t('result.next_deal_in', { n: Math.ceil(ms / 1000) });
+}
+
+function nextDealLine(game) {
+  return h('p', { class: 'muted small', 'data-testid': 'next-deal', 'data-next-deal': '' },
+    nextDealText(nextDealMs(game, performance.now())));
 }
 
 function outcomeLine(res, room) {
