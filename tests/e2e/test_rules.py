@@ -112,7 +112,7 @@ def _check_page(info: dict[str, Any], presets: dict[str, Any]) -> None:
         str(klasik["rules"]["zero_zero_points"]),
         "Domi",
         "Kandang",
-        "Ceki Palang (Apollo)",
+        "Ceki Palang",
         "Gaple Klasik",
         "Block Domino",
         "Draw Domino",
