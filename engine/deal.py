@@ -10,6 +10,7 @@ face-up start tile and the tiles set aside in Klasik), and ``Position``, what ea
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from engine import core
@@ -358,14 +359,17 @@ def fair_facts(
     commitment and ``fairness.dealing``. All None for a deal dealt from a seed."""
     if facts.secret is None:
         return None, None, None
+    shuffle, commitment, dealing = _published(rules, facts.secret, facts.redeals)
+    return shuffle, commitment, dict(dealing)  # the cached dict stays unshared
+
+
+@lru_cache(maxsize=64)
+def _published(rules: RuleSet, secret: str, k: int) -> tuple[str, str, dict[str, Any]]:
+    # Cached: every snapshot of a deal shows these, and they never change while it is played.
     # Imported here, not above: ``python -m engine.fairness`` must find it not yet imported.
     from engine import fairness
 
-    return (
-        fairness.SHUFFLE_VERSION,
-        fairness.commitment(facts.secret),
-        fairness.dealing(rules, facts.redeals),
-    )
+    return fairness.SHUFFLE_VERSION, fairness.commitment(secret), fairness.dealing(rules, k)
 
 
 def deal_started_event(facts: DealFacts, rules: RuleSet) -> Event:

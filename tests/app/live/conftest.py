@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -91,7 +92,7 @@ def live_table(
 ) -> Callable[..., Awaitable[LiveTable]]:
     """A guest (or a bot) in every seat of a started table, each guest with a probe joined.
 
-    ``seed`` fixes every deal's secret (``fixed_secret(seed)``, and the table's own random
+    ``seed`` fixes every deal's secret (``fixed_secret(seed, deal)``, and the table's own random
     choices) when a test needs a known position; by default deals are random as in play."""
 
     async def make(
@@ -116,7 +117,8 @@ def live_table(
             assert r.status_code in (200, 201), r.text
         table = await app.state.live.get(room_id)
         if seed is not None:
-            table.new_secret = lambda: fixed_secret(seed)
+            deals = itertools.count(1)
+            table.new_secret = lambda: fixed_secret(seed, next(deals))
             table.rng = random.Random(11)
         probes = []
         for seat, guest in enumerate(guests):
@@ -133,9 +135,11 @@ def live_table(
     return make
 
 
-def fixed_secret(n: int) -> str:
-    """A deal's secret for a test that needs a known deal: 64 lowercase hex characters."""
-    return hashlib.sha256(f"test secret {n}".encode()).hexdigest()
+def fixed_secret(n: int, deal: int = 1) -> str:
+    """Deal ``deal``'s secret for a test that needs known deals: 64 lowercase hex characters,
+    a fresh one for every deal (as at a real table)."""
+    text = f"test secret {n}" if deal == 1 else f"test secret {n} deal {deal}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @contextlib.asynccontextmanager

@@ -76,7 +76,7 @@ def run(state: TableState, command: Command, now: float) -> list[Effect]:
 
 
 def started(bots: tuple[int, ...] = ()) -> TableState:
-    state = TableState(room(bots=bots), TableConfig(), random.Random(5), lambda: 12345)
+    state = TableState(room(bots=bots), TableConfig(), random.Random(5), lambda: "5" * 64)
     for seat in range(4):
         if seat not in bots:
             handle(state, Join(seat, f"p{seat}"), T0)
