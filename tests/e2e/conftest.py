@@ -141,12 +141,16 @@ def open_page(
         viewport: tuple[int, int] = (1366, 768),
         spectator: bool = False,
         label: str | None = None,
+        motion: bool = False,
     ) -> Page:
+        # Pages ask for reduced motion unless a test watches the motion itself (test_motion.py):
+        # a tile still flying into the hand is not where a quick test's click lands.
         context = browser.new_context(
             base_url=e2e_server.base_url,
             locale=locale,
             viewport={"width": viewport[0], "height": viewport[1]},
             device_scale_factor=1,
+            reduced_motion="no-preference" if motion else "reduce",
         )
         contexts.append(context)
         context.set_default_timeout(15_000)

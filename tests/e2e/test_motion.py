@@ -52,7 +52,13 @@ def test_tiles_travel_deals_fly_in_results_celebrate_and_reduced_motion_stops_it
 ):
     rng = random.Random(SEED)
     moving, _, _ = bot_table(
-        lobby_api, open_page, name="Komang", seat=0, turn_seconds=60, deals_per_set=3
+        lobby_api,
+        open_page,
+        name="Komang",
+        seat=0,
+        turn_seconds=60,
+        deals_per_set=3,
+        page_options={"motion": True},
     )
     still, _, _ = bot_table(
         lobby_api,
@@ -63,7 +69,8 @@ def test_tiles_travel_deals_fly_in_results_celebrate_and_reduced_motion_stops_it
         deals_per_set=3,
         start=False,
     )
-    still.page.emulate_media(reduced_motion="reduce")
+    reduced = "() => matchMedia('(prefers-reduced-motion: reduce)').matches"
+    assert still.page.evaluate(reduced) and not moving.page.evaluate(reduced)
     still.start_set()
     # The deal: each tile of the hand flies in.
     moving.by("hand-tile").first.wait_for()

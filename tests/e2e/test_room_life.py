@@ -34,15 +34,22 @@ def _code(page: Page) -> str:
 
 
 def _click_through_results(page: Page, button) -> None:
-    """Click `button`, closing a deal's result panel when it lies over the table."""
+    """Click `button`, closing a deal's result panel when it lies over the table.
+
+    Bots playing fast redraw the table every few hundred ms, and Playwright's click waits for an
+    element that stays put for two frames: after a few such misses, with no panel over the
+    table, the click is dispatched on the button as it is then."""
     deadline = time.monotonic() + 30
-    while True:
+    for attempt in range(1000):  # bounded by the deadline too
         close = page.by("result-close")
         if close.count():
             with contextlib.suppress(Exception):  # the next deal may take the panel away first
                 close.click(timeout=1000)
         try:
-            button.click(timeout=1500)
+            if attempt >= 3 and not page.by("result-panel").count():
+                button.dispatch_event("click", timeout=1500)
+            else:
+                button.click(timeout=1500)
             return
         except Exception:
             assert time.monotonic() < deadline, "the button stayed covered"

@@ -310,8 +310,9 @@ async def test_each_option_plays_a_set_to_its_stored_result(
     if stuck != "discard":
         assert all(m.end != "discard" for m in moves)
     drew = [f["event"] for f in live.probes[0].of_type("event") if f["event"]["kind"] == "drew"]
-    if stuck == "draw":  # the engine drew for stuck seats; seat 0 saw each draw, not each tile
-        assert drew and all(("tile" in e) == (e["seat"] == 0) for e in drew)
+    if stuck == "draw":  # seat 0 sees each draw, and only its own tiles (random deals may need
+        # no draw at all: test_draw.py plays fixed deals that do)
+        assert all(("tile" in e) == (e["seat"] == 0) for e in drew)
     else:
         assert not drew
     for viewer, probe in enumerate(live.probes):
