@@ -3,7 +3,6 @@ creates nothing; a flood is refused. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -13,6 +12,7 @@ from sqlalchemy import func, select
 from app.main import create_app
 from app.settings import Settings
 from app.store.models import GameSet, Room, Seat, SetPlayer
+from tests.app.test_quickplay import first_set_playing
 from tests.app.test_rooms import RecordingLive, _error, set_online
 from tests.conftest import Guest
 
@@ -175,12 +175,7 @@ async def test_the_live_table_plays_the_set(settings: Settings) -> None:
             made = await api.post("/api/guests", json={"name": "Ayu"})
             answer = await _practice(api, Guest(**made.json()))
             room_id = answer["room"]["id"]
-            table = app.state.live.tables[room_id]
-            for _ in range(100):  # up to 5 s
-                if table.set_number == 1 and table.state.phase == "playing":
-                    break
-                await asyncio.sleep(0.05)
-            assert table.set_number == 1 and table.state.phase == "playing"
+            await first_set_playing(app, room_id)
             async with app.state.db.session() as session:
                 sets = (
                     await session.scalars(select(GameSet).where(GameSet.room_id == room_id))

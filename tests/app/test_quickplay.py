@@ -18,6 +18,17 @@ from app.store.models import GameSet
 from tests.app.test_rooms import RecordingLive, _error
 from tests.conftest import Guest
 
+
+async def first_set_playing(app: Any, room_id: str) -> None:
+    """Wait (up to 5 s) until the room's live table plays its first set: a deal in play."""
+    table = app.state.live.tables[room_id]
+    for _ in range(100):
+        if table.set_number == 1 and table.state.phase == "playing":
+            return
+        await asyncio.sleep(0.05)
+    assert table.set_number == 1 and table.state.phase == "playing"
+
+
 PORDI = {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15}
 
 
@@ -223,12 +234,7 @@ async def test_bots_fill_a_waiting_table_and_the_set_starts(
                 (None, "normal"),
             ]
             # The live table really started the set: a stored set and a deal in play.
-            table = app.state.live.tables[room_id]
-            for _ in range(100):
-                if table.set_number == 1 and table.state.phase == "playing":
-                    break
-                await asyncio.sleep(0.05)
-            assert table.set_number == 1 and table.state.phase == "playing"
+            await first_set_playing(app, room_id)
             async with app.state.db.session() as session:
                 sets = (
                     await session.scalars(select(GameSet).where(GameSet.room_id == room_id))
