@@ -31,14 +31,14 @@ from typing import Any
 
 import pytest
 
-from tests.app.live.server import ServerProcess, free_port
+from tests.app.live.server import ServerProcess
 from tests.e2e.gaple import (
     ARTIFACTS,
     INIT_SCRIPT,
     STATS,
     LobbyApi,
     Page,
-    server_settings,
+    start_server,
 )
 
 CHROMIUM = os.environ.get("GAPLE_E2E_CHROMIUM", "/usr/bin/chromium")
@@ -79,12 +79,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 @pytest.fixture(scope="session")
 def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    data = tmp_path_factory.mktemp("e2e-server")
-    port = free_port()
-    server = ServerProcess(
-        f"sqlite+aiosqlite:///{data / 'gaple.sqlite3'}", data, port=port, **server_settings(port)
-    )
-    server.start()
+    server = start_server(tmp_path_factory.mktemp("e2e-server"))
     try:
         yield server
     finally:

@@ -29,6 +29,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.app.live.server import ServerProcess, free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -65,6 +67,17 @@ def server_settings(port: int) -> dict[str, str]:
         "GAPLE_MAX_SOCKETS_PER_ADDRESS": "1000",
         "GAPLE_ADMIN_TOKEN": ADMIN_TOKEN,  # the admin page's tests (test_admin.py)
     }
+
+
+def start_server(data: Path, **overrides: str) -> ServerProcess:
+    """A browser tests' server on SQLite in `data`, started: server_settings(), then `overrides`."""
+    port = free_port()
+    settings = {**server_settings(port), **overrides}
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{data / 'gaple.sqlite3'}", data, port=port, **settings
+    )
+    server.start()
+    return server
 
 
 INIT_SCRIPT = r"""

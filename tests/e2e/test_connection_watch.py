@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.live.server import ServerProcess, free_port
-from tests.e2e.gaple import LobbyApi, bot_table, server_settings, tile_key, wait_my_turn, wait_until
+from tests.app.live.server import ServerProcess
+from tests.e2e.gaple import LobbyApi, bot_table, start_server, tile_key, wait_my_turn, wait_until
 
 DEAD_WITHIN_S = 10
 
@@ -31,14 +31,7 @@ BANNER_JS = (
 
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    port = free_port()
-    server = ServerProcess(
-        f"sqlite+aiosqlite:///{tmp_path / 'gaple.sqlite3'}",
-        tmp_path,
-        port=port,
-        **server_settings(port),
-    )
-    server.start()
+    server = start_server(tmp_path)
     try:
         yield server
     finally:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.live.server import ServerProcess, free_port
-from tests.e2e.gaple import LobbyApi, bot_table, server_settings, tile_key, wait_until
+from tests.app.live.server import ServerProcess
+from tests.e2e.gaple import LobbyApi, bot_table, start_server, tile_key, wait_until
 
 SEED = random.randrange(1 << 32)
 
@@ -111,12 +111,7 @@ def test_tiles_travel_deals_fly_in_results_celebrate_and_reduced_motion_stops_it
 @pytest.fixture
 def slow_deals_server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server of its own whose deals are PAUSE_S apart: long enough to watch the countdown."""
-    port = free_port()
-    settings = {**server_settings(port), "GAPLE_DEAL_PAUSE_SECONDS": str(PAUSE_S)}
-    server = ServerProcess(
-        f"sqlite+aiosqlite:///{tmp_path / 'gaple.sqlite3'}", tmp_path, port=port, **settings
-    )
-    server.start()
+    server = start_server(tmp_path, GAPLE_DEAL_PAUSE_SECONDS=str(PAUSE_S))
     try:
         yield server
     finally:
