@@ -192,14 +192,18 @@ def presence(info: RoomInfo, connected: set[int], spectators: int) -> str:
 def clock_info(state: engine.MatchState, deadline: float | None, now: float) -> ClockInfo | None:
     if deadline is None or state.turn is None:
         return None
-    remaining = max(0, round((deadline - now) * 1000))
-    return ClockInfo(seat=state.turn, deadline=ms(deadline), remaining_ms=remaining)
+    return ClockInfo(seat=state.turn, deadline=ms(deadline), remaining_ms=_left_ms(deadline, now))
 
 
 def next_deal_info(at: float | None, now: float) -> NextDealInfo | None:
     if at is None:
         return None
-    return NextDealInfo(deadline=ms(at), remaining_ms=max(0, round((at - now) * 1000)))
+    return NextDealInfo(deadline=ms(at), remaining_ms=_left_ms(at, now))
+
+
+def _left_ms(at: float, now: float) -> int:
+    """What is left until ``at``, in whole milliseconds, never below zero."""
+    return max(0, ms(at - now))
 
 
 # --- a table's history and position, per viewer ---------------------------------------------

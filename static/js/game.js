@@ -129,8 +129,7 @@ function normNextDeal(next) {
 
 /** Milliseconds until the set's next deal starts (between deals), or null. */
 export function nextDealMs(game, now) {
-  if (!game.nextDeal || game.nextDeal.remainingMs === null) return null;
-  return Math.max(0, game.nextDeal.remainingMs - (now - game.clockAt));
+  return leftNow(game.nextDeal, game.clockAt, now);
 }
 
 /**
@@ -151,8 +150,13 @@ function keepOpening(view, before) {
 
 /** Milliseconds left on the clock now: the server's remaining_ms minus time since it arrived. */
 export function remainingMs(game, now) {
-  if (!game.clock || game.clock.remainingMs === null) return null;
-  return Math.max(0, game.clock.remainingMs - (now - game.clockAt));
+  return leftNow(game.clock, game.clockAt, now);
+}
+
+/** A server time's remainingMs (received at `at`) as it stands at `now`, or null. */
+function leftNow(timed, at, now) {
+  if (!timed || timed.remainingMs === null) return null;
+  return Math.max(0, timed.remainingMs - (now - at));
 }
 
 /** Where `inner` (a run of tiles) lies inside `outer`, or -1. */
