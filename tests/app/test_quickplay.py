@@ -20,12 +20,18 @@ from tests.conftest import Guest
 
 
 async def first_set_playing(app: Any, room_id: str) -> None:
-    """Wait (up to 5 s) until the room's live table plays its first set: a deal in play."""
-    table = app.state.live.tables[room_id]
+    """Wait (up to 5 s) until the room's live table plays its first set: a deal in play.
+
+    The stored room says "playing" once the start is committed; the node opens its live table
+    just after, so the table may not be there yet on the first look."""
+    tables = app.state.live.tables
     for _ in range(100):
-        if table.set_number == 1 and table.state.phase == "playing":
+        table = tables.get(room_id)
+        if table is not None and table.set_number == 1 and table.state.phase == "playing":
             return
         await asyncio.sleep(0.05)
+    table = tables.get(room_id)
+    assert table is not None, "no live table for the room"
     assert table.set_number == 1 and table.state.phase == "playing"
 
 
