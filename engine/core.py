@@ -12,6 +12,7 @@ scoring of a finished deal.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from engine.rules import RuleSet
 from engine.scoring import classify_domi, score_counts, score_kandang, side_points
@@ -33,13 +34,23 @@ from engine.tiles import (
     parse_index,
 )
 
-NO_END, AT_LEFT, AT_RIGHT, DISCARD = 0, 1, 2, 3
-END_NAMES: tuple[str | None, ...] = (None, "left", "right", "discard")
-END_CODES: dict[str | None, int] = {None: NO_END, "left": AT_LEFT, "right": AT_RIGHT, "discard": 3}
-NOBODY = -1  # the "seat" of a face-up start tile on the line
+NO_END: Final = 0
+AT_LEFT: Final = 1
+AT_RIGHT: Final = 2
+DISCARD: Final = 3
+END_NAMES: Final[tuple[str | None, ...]] = (None, "left", "right", "discard")
+END_CODES: Final[dict[str | None, int]] = {
+    None: NO_END,
+    "left": AT_LEFT,
+    "right": AT_RIGHT,
+    "discard": 3,
+}
+NOBODY: Final = -1  # the "seat" of a face-up start tile on the line
 
 # FIT[left][right]: the tiles that fit open ends left|right.
-FIT: tuple[tuple[int, ...], ...] = tuple(tuple(WITH[a] | WITH[b] for b in NUMBERS) for a in NUMBERS)
+FIT: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(WITH[a] | WITH[b] for b in NUMBERS) for a in NUMBERS
+)
 
 
 def _place_entry(i: int, left: int, right: int, code: int) -> tuple[int, int, int, str] | None:
@@ -62,7 +73,7 @@ def _place_entry(i: int, left: int, right: int, code: int) -> tuple[int, int, in
 
 
 # PLACE[((i * 7 + left) * 7 + right) * 3 + code]: a placement on open ends, precomputed.
-PLACE: tuple[tuple[int, int, int, str] | None, ...] = tuple(
+PLACE: Final[tuple[tuple[int, int, int, str] | None, ...]] = tuple(
     _place_entry(i, a, b, c)
     for i in range(COUNT)
     for a in NUMBERS
@@ -85,7 +96,7 @@ def open_with(i: int, facing: int) -> tuple[int, int]:
     return facing, HIGH[i] if facing == LOW[i] else LOW[i]
 
 
-_ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+_ORDERS: Final[dict[tuple[int, int], tuple[tuple[int, ...], ...]]] = {}
 
 
 def turn_order(n: int, step: int) -> tuple[tuple[int, ...], ...]:
@@ -103,7 +114,7 @@ def seats_from(order: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]
     return (seat, *after[:-1])
 
 
-_OPENING: dict[str | None, int] = {None: -1}
+_OPENING: Final[dict[str | None, int]] = {None: -1}
 
 
 def opening_index(rules: RuleSet) -> int:
@@ -204,20 +215,25 @@ def pick_random(
         return options[int(rand() * len(options))], NO_END
     wl, wr = WITH[left], WITH[right]
     fit = hand & (wl | wr)
-    one = LO_BITS[fit & HALF_MASK] + HI_BITS[fit >> 14]  # bits(fit), inlined: every move
+    # bits(fit) as its two halves, not joined: this runs on every move.
+    lo, hi = LO_BITS[fit & HALF_MASK], HI_BITS[fit >> 14]
+    n_lo = len(lo)
+    n = n_lo + len(hi)
     if left == right:
-        i = one[int(rand() * len(one))]
+        k = int(rand() * n)
+        i = lo[k] if k < n_lo else hi[k - n_lo]
         if wl >> i & 1 and wr >> i & 1:
             return i, AT_LEFT if rand() < 0.5 else AT_RIGHT
         return i, NO_END
     two = hand & wl & wr  # tiles joining both ends: a second placement each
     if not two:
-        return one[int(rand() * len(one))], NO_END
+        k = int(rand() * n)
+        return (lo[k] if k < n_lo else hi[k - n_lo]), NO_END
     twos = bits(two)
-    k = int(rand() * (len(one) + len(twos)))
-    if k >= len(one):
-        return twos[k - len(one)], AT_RIGHT
-    i = one[k]
+    k = int(rand() * (n + len(twos)))
+    if k >= n:
+        return twos[k - n], AT_RIGHT
+    i = lo[k] if k < n_lo else hi[k - n_lo]
     return i, AT_LEFT if two >> i & 1 else NO_END
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from engine import core
 from engine.core import AT_LEFT, END_NAMES, FIT, NOBODY, PLACE, next_seat
@@ -29,6 +29,7 @@ from engine.errors import (
     WrongOpening,
 )
 from engine.events import Event, Lazy
+from engine.record import Record
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import (
@@ -47,10 +48,11 @@ from engine.tiles import (
     parse_index,
 )
 
-ENDS = (LEFT, RIGHT)
-DISCARD = "discard"  # Move.end of a discard (Klasik): the tile goes face down, not on the line
-MOVE_ENDS = (None, LEFT, RIGHT, DISCARD)
-_new = tuple.__new__  # builds a NamedTuple without the keyword/_replace overhead
+ENDS: Final = (LEFT, RIGHT)
+DISCARD: Final = (
+    "discard"  # Move.end of a discard (Klasik): the tile goes face down, not on the line
+)
+MOVE_ENDS: Final = (None, LEFT, RIGHT, DISCARD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,50 +162,116 @@ class DealResult:
         )
 
 
-class DealFacts(NamedTuple):
+class DealFacts(Record):
     """What a deal is from its first move to its last: nothing here changes while it is played."""
 
-    number: int  # 1-based within the set
-    seed: int | None
-    redeals: int
-    first: bool  # first deal of the set: must open with rules.first_opening_tile
-    additional: bool  # a Tunggal Additional Game
-    opener: int
-    dealt: tuple[int, ...]  # hands as dealt (masks); kept for the record
-    order: tuple[tuple[int, ...], ...]  # order[s]: the seats in turn order after s, s last
-    set_aside: int  # mask of the tiles set aside unseen (Klasik)
-    start: tuple[int, int] | None  # the face-up start tile as drawn (left, right), or None
-    # Draw rules: the set-aside tiles in dealt order, the boneyard (drawn from the front).
-    boneyard: tuple[int, ...] = ()
-    # A provably fair deal (docs/FAIRNESS.md): the secret it was dealt from (``seed`` is None).
-    # Only its commitment is shown before the deal ends; the secret rides on ``deal_ended``.
-    secret: str | None = None
-    # The rules' stuck option (``RuleSet.discard`` / ``RuleSet.draws``), read once per deal
-    # rather than on every move.
-    discard: bool = False
-    draws: bool = False
+    _fields = (
+        "number",  # 1-based within the set
+        "seed",
+        "redeals",
+        "first",  # first deal of the set: must open with rules.first_opening_tile
+        "additional",  # a Tunggal Additional Game
+        "opener",
+        "dealt",  # hands as dealt (masks); kept for the record
+        "order",  # order[s]: the seats in turn order after s, s last
+        "set_aside",  # mask of the tiles set aside unseen (Klasik)
+        "start",  # the face-up start tile as drawn (left, right), or None
+        # Draw rules: the set-aside tiles in dealt order, the boneyard (drawn from the front).
+        "boneyard",
+        # A provably fair deal (docs/FAIRNESS.md): the secret it was dealt from (``seed`` is
+        # None). Only its commitment is shown before the deal ends; ``deal_ended`` carries it.
+        "secret",
+        # The rules' stuck option (``RuleSet.discard`` / ``RuleSet.draws``), read once per deal
+        # rather than on every move.
+        "discard",
+        "draws",
+    )
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        number: int,
+        seed: int | None,
+        redeals: int,
+        first: bool,
+        additional: bool,
+        opener: int,
+        dealt: tuple[int, ...],
+        order: tuple[tuple[int, ...], ...],
+        set_aside: int,
+        start: tuple[int, int] | None,
+        boneyard: tuple[int, ...] = (),
+        secret: str | None = None,
+        discard: bool = False,
+        draws: bool = False,
+    ) -> None:
+        self.number = number
+        self.seed = seed
+        self.redeals = redeals
+        self.first = first
+        self.additional = additional
+        self.opener = opener
+        self.dealt = dealt
+        self.order = order
+        self.set_aside = set_aside
+        self.start = start
+        self.boneyard = boneyard
+        self.secret = secret
+        self.discard = discard
+        self.draws = draws
 
 
-class Position(NamedTuple):
+class Position(Record):
     """Where a deal stands: what every move changes."""
 
-    hands: tuple[int, ...]
-    line: tuple[tuple[int, int, int], ...]  # (left number, right number, seat), left to right
-    left: int  # -1 before the opening
-    right: int
-    board: int  # mask of the tiles on the line
-    turn: int  # -1 once the deal is over
-    passes: tuple[tuple[int, int, int], ...]  # (seat, left, right) at the pass: public knowledge
-    discards: tuple[int, ...]  # each seat's discards (masks): the server's and its own secret
-    discard_log: tuple[tuple[int, int, int], ...]  # (seat, left, right) at a discard: public
-    result: DealResult | None
+    _fields = (
+        "hands",
+        "line",  # (left number, right number, seat), left to right
+        "left",  # -1 before the opening
+        "right",
+        "board",  # mask of the tiles on the line
+        "turn",  # -1 once the deal is over
+        "passes",  # (seat, left, right) at the pass: public knowledge
+        "discards",  # each seat's discards (masks): the server's and its own secret
+        "discard_log",  # (seat, left, right) at a discard: public
+        "result",
+    )
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        hands: tuple[int, ...],
+        line: tuple[tuple[int, int, int], ...],
+        left: int,
+        right: int,
+        board: int,
+        turn: int,
+        passes: tuple[tuple[int, int, int], ...],
+        discards: tuple[int, ...],
+        discard_log: tuple[tuple[int, int, int], ...],
+        result: DealResult | None,
+    ) -> None:
+        self.hands = hands
+        self.line = line
+        self.left = left
+        self.right = right
+        self.board = board
+        self.turn = turn
+        self.passes = passes
+        self.discards = discards
+        self.discard_log = discard_log
+        self.result = result
 
 
-class DealState(NamedTuple):
+class DealState(Record):
     """A deal for its readers: its fixed facts and its position, each field by its old name."""
 
-    facts: DealFacts
-    pos: Position
+    __slots__ = ("facts", "pos")
+    _fields = ("facts", "pos")
+
+    def __init__(self, facts: DealFacts, pos: Position) -> None:
+        self.facts = facts
+        self.pos = pos
 
     @property
     def number(self) -> int:
@@ -306,34 +374,29 @@ def new_deal(
     (``RuleSet.stuck``).
     """
     order = core.turn_order(players, direction)
-    facts = _new(
-        DealFacts,
-        (
-            number,
-            seed,
-            redeals,
-            first,
-            additional,
-            opener,
-            hands,
-            order,
-            set_aside,
-            start,
-            boneyard,
-            secret,
-            stuck == "discard",
-            stuck == "draw",
-        ),
+    facts = DealFacts(
+        number,
+        seed,
+        redeals,
+        first,
+        additional,
+        opener,
+        hands,
+        order,
+        set_aside,
+        start,
+        boneyard,
+        secret,
+        stuck == "discard",
+        stuck == "draw",
     )
     if start is None:
-        pos = _new(Position, (hands, (), -1, -1, 0, opener, (), (0,) * players, (), None))
+        pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
     else:
         left, right = start
         line = ((left, right, NOBODY),)
         board = 1 << INDEX[left][right]
-        pos = _new(
-            Position, (hands, line, left, right, board, opener, (), (0,) * players, (), None)
-        )
+        pos = Position(hands, line, left, right, board, opener, (), (0,) * players, (), None)
     return facts, pos
 
 
@@ -374,7 +437,7 @@ def _published(rules: RuleSet, secret: str, k: int) -> tuple[str, str, dict[str,
 
 def deal_started_event(facts: DealFacts, rules: RuleSet) -> Event:
     """Its secret is not in it: ``deal_ended`` carries that, once the deal is over."""
-    return _new(Event, ("deal_started", Lazy(deal_started_data, facts, rules)))
+    return Event("deal_started", Lazy(deal_started_data, facts, rules))
 
 
 def deal_started_data(facts: DealFacts, rules: RuleSet) -> dict[str, Any]:
@@ -423,7 +486,10 @@ def ends_text(pos: Position) -> str:
     return f"ends {pos.left}|{pos.right}"
 
 
-_MUST_OPEN_WITH: dict[str, type[WrongOpening]] = {"6-6": MustOpenWith66, "0-0": MustOpenWith00}
+_MUST_OPEN_WITH: Final[dict[str, type[WrongOpening]]] = {
+    "6-6": MustOpenWith66,
+    "0-0": MustOpenWith00,
+}
 
 
 def must_open_with(name: str, message: str) -> WrongOpening:
@@ -546,21 +612,23 @@ def play_tile(
     decides every legal placement; only a move it refuses, or the opening, is looked at by
     ``check_move``, which raises the precise error.
     """
-    hands, line, left, right, board, turn, passes, discards, discard_log, result = pos
     i = move.index
     code = move.code
     if code == 3:  # core.DISCARD
         return discard_tile(rules, facts, pos, seat, move)
+    hands = pos.hands
+    left = pos.left
+    right = pos.right
     hand = hands[seat]
     entry = None
-    if seat == turn and left >= 0 and hand >> i & 1 and code >= 0:
+    if seat == pos.turn and left >= 0 and hand >> i & 1 and code >= 0:
         entry = PLACE[((i * 7 + left) * 7 + right) * 3 + code]
     if entry is not None:
         left, right, code, placed = entry
         if code == AT_LEFT:  # tuple + tuple: one copy, cheaper than unpacking into a new one
-            line = ((left, pos.left, seat),) + line  # noqa: RUF005
+            line = ((left, pos.left, seat),) + pos.line  # noqa: RUF005
         else:
-            line = line + ((pos.right, right, seat),)  # noqa: RUF005
+            line = pos.line + ((pos.right, right, seat),)  # noqa: RUF005
     else:
         facing = check_move(rules, facts, pos, seat, move)  # the opening, or an error
         left, right = core.open_with(i, facing)
@@ -570,18 +638,16 @@ def play_tile(
     as_list = list(hands)
     as_list[seat] = hand
     hands = tuple(as_list)
-    events = [
-        _new(
-            Event,
-            ("played", (facts.number, seat, NAMES[i], END_NAMES[code], placed, left, right)),
-        )
-    ]
+    board = pos.board | 1 << i
+    passes = pos.passes
+    result = None
+    events = [Event("played", (facts.number, seat, NAMES[i], END_NAMES[code], placed, left, right))]
     if not hand:
         result = deal_result(rules, facts, pos, "domi", seat, i, code, hands)
         turn = -1
     elif facts.draws:
         hands, turn, passes, more = draw_to_turn(
-            facts, pos, hands, board | 1 << i, left, right, seat, passes
+            facts, pos, hands, board, left, right, seat, passes
         )
         events.extend(more)
         if turn < 0:
@@ -595,9 +661,8 @@ def play_tile(
             passes, more = _passes(facts.number, after, turn, left, right, passes)
             events.extend(more)
     return (
-        _new(
-            Position,
-            (hands, line, left, right, board | 1 << i, turn, passes, discards, discard_log, result),
+        Position(
+            hands, line, left, right, board, turn, passes, pos.discards, pos.discard_log, result
         ),
         events,
     )
@@ -628,7 +693,7 @@ def draw_to_turn(
     events: list[Event] = []
     for d in draws:
         left_in -= 1
-        events.append(_new(Event, ("drew", (facts.number, d >> 5, NAMES[d & 31], left_in))))
+        events.append(Event("drew", (facts.number, d >> 5, NAMES[d & 31], left_in)))
     more: list[tuple[int, int, int]] = []
     if turn >= 0:  # the seats before it pass, each after its draws (a lock has no passes)
         k = 0
@@ -640,7 +705,7 @@ def draw_to_turn(
             if s == turn:
                 break
             more.append((s, left, right))
-            out.append(_new(Event, ("passed", (facts.number, s, left, right))))
+            out.append(Event("passed", (facts.number, s, left, right)))
         events = out
     return tuple(as_list), turn, (*passes, *more), events
 
@@ -660,7 +725,7 @@ def _passes(
         if p == turn:
             break
         more.append((p, left, right))
-        events.append(_new(Event, ("passed", (number, p, left, right))))
+        events.append(Event("passed", (number, p, left, right)))
     return (*passes, *more), events
 
 

@@ -8,9 +8,11 @@ hands), so they are for storage only; what a seat or spectator may see of one is
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final
 
-KINDS = (
+from engine.record import Record
+
+KINDS: Final = (
     "redeal",
     "deal_started",
     "played",
@@ -23,7 +25,7 @@ KINDS = (
 # The kinds made on every move keep a compact tuple payload; ``data`` names its fields.
 # ``discarded`` (Klasik): ``tile`` is secret to the discarder until the deal ends; ``left`` and
 # ``right`` are the open ends it could not play on (public).
-FIELDS: dict[str, tuple[str, ...]] = {
+FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "played": ("deal_number", "seat", "tile", "end", "placed", "left", "right"),
     "passed": ("deal_number", "seat", "left", "right"),
     "discarded": ("deal_number", "seat", "tile", "left", "right"),
@@ -67,16 +69,20 @@ class Lazy:
         return repr(self.get())
 
 
-class Event(NamedTuple):
+class Event(Record):
     """An immutable event: ``kind`` and its fields (``data``, a fresh JSON-safe dict).
 
-    A NamedTuple rather than a frozen dataclass: the same read-only fields, but several times
-    cheaper to build, and the engine builds one or more per move (see docs/ENGINE.md).
-    ``payload``: a tuple in ``FIELDS[kind]`` order, a dict, or a ``Lazy`` dict.
+    A ``Record``: the same read-only fields as a frozen dataclass, several times cheaper to
+    build, and the engine builds one or more per move (see docs/ENGINE.md). ``payload``: a
+    tuple in ``FIELDS[kind]`` order, a dict, or a ``Lazy`` dict.
     """
 
-    kind: str
-    payload: tuple[Any, ...] | dict[str, Any] | Lazy
+    __slots__ = ("kind", "payload")
+    _fields = ("kind", "payload")
+
+    def __init__(self, kind: str, payload: tuple[Any, ...] | dict[str, Any] | Lazy) -> None:
+        self.kind = kind
+        self.payload = payload
 
     @classmethod
     def of(cls, kind: str, data: dict[str, Any]) -> Event:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from operator import add
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine import core
 from engine.core import FIT, opening_mask, pick_random
@@ -28,31 +28,60 @@ from engine.deal import (
 )
 from engine.errors import BadScenario, DealInProgress, DealOver, NoDeal, SetOver
 from engine.events import Event, Lazy
+from engine.record import Record
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits
 
-PHASES = ("ready", "playing", "deal_over", "set_over")
-_new = tuple.__new__
+PHASES: Final = ("ready", "playing", "deal_over", "set_over")
 # Every Move the clock can make, prebuilt: MOVES[i] = (no end, left, right, discard).
-MOVES = tuple((Move(t), Move(t, LEFT), Move(t, RIGHT), Move(t, DISCARD)) for t in ALL_TILES)
-OPEN_MOVES = tuple(Move(t) for t in ALL_TILES)
+MOVES: Final = tuple((Move(t), Move(t, LEFT), Move(t, RIGHT), Move(t, DISCARD)) for t in ALL_TILES)
+OPEN_MOVES: Final = tuple(Move(t) for t in ALL_TILES)
 
 
-class MatchState(NamedTuple):
-    rules: RuleSet
-    phase: str  # ready | playing | deal_over | set_over
-    deal_number: int  # 1-based; 0 before the first deal
-    scores: tuple[int, ...]  # per seat; Ganda: each seat shows its team's counter
-    facts: DealFacts | None  # the current (or last) deal's fixed facts
-    pos: Position | None  # and where it stands
-    last_winner: int | None  # winner of the previous deal: opens the next one
-    additional_games: int  # Tunggal Additional Games played or in play
-    set_result: dict[str, Any] | None
-    results: tuple[DealResult, ...]  # this set's finished deals
-    # The seat to move while a deal is played (``pos.turn``), else None. A field rather than
-    # a property: the server and every move read it.
-    turn: int | None = None
+class MatchState(Record):
+    _fields = (
+        "rules",
+        "phase",  # ready | playing | deal_over | set_over
+        "deal_number",  # 1-based; 0 before the first deal
+        "scores",  # per seat; Ganda: each seat shows its team's counter
+        "facts",  # the current (or last) deal's fixed facts
+        "pos",  # and where it stands
+        "last_winner",  # winner of the previous deal: opens the next one
+        "additional_games",  # Tunggal Additional Games played or in play
+        "set_result",
+        "results",  # this set's finished deals
+        # The seat to move while a deal is played (``pos.turn``), else None. A field rather
+        # than a property: the server and every move read it.
+        "turn",
+    )
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        phase: str,
+        deal_number: int,
+        scores: tuple[int, ...],
+        facts: DealFacts | None,
+        pos: Position | None,
+        last_winner: int | None,
+        additional_games: int,
+        set_result: dict[str, Any] | None,
+        results: tuple[DealResult, ...],
+        turn: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.phase = phase
+        self.deal_number = deal_number
+        self.scores = scores
+        self.facts = facts
+        self.pos = pos
+        self.last_winner = last_winner
+        self.additional_games = additional_games
+        self.set_result = set_result
+        self.results = results
+        self.turn = turn
 
     @property
     def deal(self) -> DealState | None:
@@ -90,7 +119,7 @@ class Dealt(NamedTuple):
     rest: tuple[int, ...] = ()  # the set-aside tiles (indices) in dealt order: the boneyard
 
 
-_TILE_BITS = tuple(1 << i for i in range(COUNT))
+_TILE_BITS: Final = tuple(1 << i for i in range(COUNT))
 
 
 def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
@@ -274,21 +303,18 @@ def begin_deal(
     )
     pos, passes = open_turn(rules, facts, pos)
     s = state
-    new_state = _new(
-        MatchState,
-        (
-            rules,
-            "playing",
-            number,
-            s.scores,
-            facts,
-            pos,
-            s.last_winner,
-            s.additional_games + additional,
-            s.set_result,
-            s.results,
-            pos.turn,
-        ),
+    new_state = MatchState(
+        rules,
+        "playing",
+        number,
+        s.scores,
+        facts,
+        pos,
+        s.last_winner,
+        s.additional_games + additional,
+        s.set_result,
+        s.results,
+        pos.turn,
     )
     return new_state, [deal_started_event(facts, rules), *passes]
 
@@ -306,28 +332,25 @@ def _check_playing(state: MatchState) -> tuple[DealFacts, Position]:
 
 def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Event]]:
     """Apply one placement and everything that follows from it automatically."""
-    rules, phase, number, scores, facts, pos, last_winner, additional, set_result, results, _ = (
-        state
-    )
-    if phase != "playing" or facts is None or pos is None:
+    facts = state.facts
+    pos = state.pos
+    if state.phase != "playing" or facts is None or pos is None:
         facts, pos = _check_playing(state)
+    rules = state.rules
     pos, events = play_tile(rules, facts, pos, seat, move)
     if pos.result is None:
-        return _new(
-            MatchState,
-            (
-                rules,
-                phase,
-                number,
-                scores,
-                facts,
-                pos,
-                last_winner,
-                additional,
-                set_result,
-                results,
-                pos.turn,
-            ),
+        return MatchState(
+            rules,
+            "playing",
+            state.deal_number,
+            state.scores,
+            facts,
+            pos,
+            state.last_winner,
+            state.additional_games,
+            state.set_result,
+            state.results,
+            pos.turn,
         ), events
     new_state, more = finish_deal(state, pos)
     events.extend(more)
@@ -337,29 +360,24 @@ def play(state: MatchState, seat: int, move: Move) -> tuple[MatchState, list[Eve
 def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Event]]:
     """Book a finished deal (``pos`` carries its result): scores, winner, the set's end."""
     result = pos.result
-    rules, _, number, scores, facts, _, _, additional, set_result, results, _ = state
+    facts = state.facts
     assert result is not None and facts is not None
-    scores = tuple(map(add, scores, result.points))
-    ended = _new(
-        MatchState,
-        (
-            rules,
-            "deal_over",
-            number,
-            scores,
-            facts,
-            pos,
-            result.winner,
-            additional,
-            set_result,
-            (*results, result),
-            None,
-        ),
+    scores = tuple(map(add, state.scores, result.points))
+    ended = MatchState(
+        state.rules,
+        "deal_over",
+        state.deal_number,
+        scores,
+        facts,
+        pos,
+        result.winner,
+        state.additional_games,
+        state.set_result,
+        (*state.results, result),
+        None,
     )
     events = [
-        _new(
-            Event, ("deal_ended", Lazy(deal_ended_data, result, facts.number, scores, facts.secret))
-        )
+        Event("deal_ended", Lazy(deal_ended_data, result, facts.number, scores, facts.secret))
     ]
     set_result = _set_result(ended)
     if set_result is not None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.rules import RuleSet
 from engine.tiles import HIGH, INDEX, LOW, PIPS, WITH, bits, mask_pips
 
-LEFT, RIGHT = "left", "right"
+LEFT: Final = "left"
+RIGHT: Final = "right"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +112,10 @@ def _opener(rules: RuleSet, locker: int, best: int) -> int:
 
 
 # -- Klasik: counts (RULES.md §2) ---------------------------------------------------------------
-ZERO_ZERO = INDEX[0][0]
-ZERO_ZERO_BIT = 1 << ZERO_ZERO
-OTHER_BLANKS = WITH[0] & ~ZERO_ZERO_BIT
-ZERO_ZERO_PENALTY = 25
+ZERO_ZERO: Final = INDEX[0][0]
+ZERO_ZERO_BIT: Final = 1 << ZERO_ZERO
+OTHER_BLANKS: Final = WITH[0] & ~ZERO_ZERO_BIT
+ZERO_ZERO_PENALTY: Final = 25
 
 
 def zero_zero_counts_25(rules: RuleSet, tiles: int) -> bool:

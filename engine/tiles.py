@@ -7,40 +7,43 @@ readable face of an index. The tables below are computed once at import time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from engine.errors import BadTile
 
-TOP = 6  # double-six
-NUMBERS = tuple(range(TOP + 1))
+TOP: Final = 6  # double-six
+NUMBERS: Final = tuple(range(TOP + 1))
 
 # Index order: 0-0, 0-1, ..., 0-6, 1-1, ..., 6-6 (low-high, lexicographic).
-LOW: tuple[int, ...] = tuple(a for a in NUMBERS for b in NUMBERS if a <= b)
-HIGH: tuple[int, ...] = tuple(b for a in NUMBERS for b in NUMBERS if a <= b)
-COUNT = len(LOW)  # 28
-PIPS: tuple[int, ...] = tuple(a + b for a, b in zip(LOW, HIGH, strict=True))
-BALAK_MASK = sum(1 << i for i in range(COUNT) if LOW[i] == HIGH[i])
-FULL_MASK = (1 << COUNT) - 1
-INDEX: tuple[tuple[int, ...], ...] = tuple(
+LOW: Final[tuple[int, ...]] = tuple(a for a in NUMBERS for b in NUMBERS if a <= b)
+HIGH: Final[tuple[int, ...]] = tuple(b for a in NUMBERS for b in NUMBERS if a <= b)
+COUNT: Final = len(LOW)  # 28
+PIPS: Final[tuple[int, ...]] = tuple(a + b for a, b in zip(LOW, HIGH, strict=True))
+BALAK_MASK: Final = sum(1 << i for i in range(COUNT) if LOW[i] == HIGH[i])
+FULL_MASK: Final = (1 << COUNT) - 1
+INDEX: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(next(i for i in range(COUNT) if {LOW[i], HIGH[i]} == {a, b}) for b in NUMBERS)
     for a in NUMBERS
 )
 # WITH[n]: mask of the tiles bearing the number n (seven of them).
-WITH: tuple[int, ...] = tuple(
+WITH: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i in range(COUNT) if n in (LOW[i], HIGH[i])) for n in NUMBERS
 )
 # OTHER[i][n]: the other number of tile i when its n side is matched (-1 if it bears no n).
-OTHER: tuple[tuple[int, ...], ...] = tuple(
+OTHER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(HIGH[i] if LOW[i] == n else LOW[i] if HIGH[i] == n else -1 for n in NUMBERS)
     for i in range(COUNT)
 )
-NAMES: tuple[str, ...] = tuple(f"{a}-{b}" for a, b in zip(LOW, HIGH, strict=True))
+NAMES: Final[tuple[str, ...]] = tuple(f"{a}-{b}" for a, b in zip(LOW, HIGH, strict=True))
 # DRAWN[a][b]: "a-b" as drawn on the line (a on the left), any order.
-DRAWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"{a}-{b}" for b in NUMBERS) for a in NUMBERS)
+DRAWN: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(f"{a}-{b}" for b in NUMBERS) for a in NUMBERS
+)
 
 
 # Lookup tables over 14-bit halves of a hand mask: the hot path never loops over bits.
-_HALF = 14
-HALF_MASK = (1 << _HALF) - 1
+_HALF: Final = 14
+HALF_MASK: Final = (1 << _HALF) - 1
 
 
 def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -53,8 +56,12 @@ def _half_tables(offset: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, .
     return tuple(idx), tuple(pips)
 
 
-LO_BITS, _LO_PIPS = _half_tables(0)
-HI_BITS, _HI_PIPS = _half_tables(_HALF)
+_LO: Final = _half_tables(0)
+_HI: Final = _half_tables(_HALF)
+LO_BITS: Final = _LO[0]
+HI_BITS: Final = _HI[0]
+_LO_PIPS: Final = _LO[1]
+_HI_PIPS: Final = _HI[1]
 
 
 def bits(mask: int) -> tuple[int, ...]:
@@ -69,7 +76,7 @@ def mask_pips(mask: int) -> int:
 
 # Every way to write a tile, "3-0" and "0-3": only ASCII 0..6 are tile numbers (str.isdigit()
 # would also take Arabic-Indic "\u0661" or full-width "\uff11" digits).
-_PARSE: dict[str, int] = {f"{a}-{b}": INDEX[a][b] for a in NUMBERS for b in NUMBERS}
+_PARSE: Final[dict[str, int]] = {f"{a}-{b}": INDEX[a][b] for a in NUMBERS for b in NUMBERS}
 
 
 def parse_index(text: str) -> int:
@@ -122,7 +129,7 @@ class Tile:
         return f"Tile({self})"
 
 
-ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a, b in zip(LOW, HIGH, strict=True))
+ALL_TILES: Final[tuple[Tile, ...]] = tuple(Tile(a, b) for a, b in zip(LOW, HIGH, strict=True))
 
 
 def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
