@@ -1,6 +1,10 @@
 """Random full deals per second: this engine vs the PyPI ``dominoes`` package, same run, one core.
 
-    .venv/bin/python bench/engine_playouts.py [--seconds 5]
+    .venv/bin/python bench/engine_playouts.py [--seconds 5] [--compiled]
+
+``--compiled``: the engine as a ``GAPLE_COMPILE=1`` wheel builds it (docs/ENGINE.md, "Compiled
+engine"), built first into a temporary directory; without it, the pure-Python engine of the
+checkout. The first line of the output names the engine measured.
 
 Engine: the public API path, ``start_deal`` (seeded shuffle, redeals) + ``random_legal_move`` +
 ``play`` until the deal ends, with immutable states and every event, as the server drives a
@@ -14,13 +18,18 @@ benchmark-only install: ``.venv/bin/pip install dominoes``).
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Appended, not inserted: a compiled engine on PYTHONPATH (--compiled) comes first.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
+import engine.core
 from engine import new_match, play, pordi, random_legal_move, start_deal
 
 
@@ -69,8 +78,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=5.0, help="time per contestant")
     ap.add_argument("--rounds", type=int, default=10, help="interleaved rounds")
+    ap.add_argument("--compiled", action="store_true", help="measure the compiled engine")
     args = ap.parse_args()
-    print(f"python {sys.version.split()[0]}, {args.seconds:g} s each in {args.rounds} rounds")
+    if args.compiled:
+        return run_compiled([a for a in sys.argv[1:] if a != "--compiled"])
+    build = "compiled (mypyc)" if engine.core.__file__.endswith(".so") else "pure Python"
+    print(f"python {sys.version.split()[0]}, engine {build}")
+    print(f"{args.seconds:g} s each in {args.rounds} rounds")
     # Interleaved rounds: a load change on a shared machine hits every contestant alike.
     slot = args.seconds / args.rounds
     totals = {"dominoes": [0, 0.0], "ganda": [0, 0.0], "tunggal": [0, 0.0]}
@@ -92,6 +106,18 @@ def main() -> int:
     print(f"engine API path (states + events, tunggal):  {rate['tunggal']:9.0f} deals/s")
     print(f"engine vs dominoes: {rate['tunggal'] / rate['dominoes']:.1f}x")
     return 0
+
+
+def run_compiled(argv: list[str]) -> int:
+    """This benchmark again, in a process that imports the engine from a compiled wheel."""
+    from tests.wheel import compiled_engine
+
+    with tempfile.TemporaryDirectory(prefix="gaple-compiled-") as out:
+        print("building the compiled engine ...", flush=True)
+        site = compiled_engine(Path(out))
+        env = {**os.environ, "PYTHONPATH": str(site)}
+        command = [sys.executable, "-P", __file__, *argv]
+        return subprocess.run(command, env=env, check=False).returncode
 
 
 if __name__ == "__main__":

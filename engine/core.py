@@ -122,7 +122,7 @@ def opening_index(rules: RuleSet) -> int:
     name = rules.first_opening_tile
     i = _OPENING.get(name)
     if i is None:
-        i = _OPENING[name] = parse_index(name)  # type: ignore[arg-type]
+        i = _OPENING[name] = parse_index(name)
     return i
 
 

@@ -79,8 +79,9 @@ def mask_pips(mask: int) -> int:
 _PARSE: Final[dict[str, int]] = {f"{a}-{b}": INDEX[a][b] for a in NUMBERS for b in NUMBERS}
 
 
-def parse_index(text: str) -> int:
-    """``"3-0"`` -> index of 0-3 (surrounding whitespace ignored). Raises ``BadTile``."""
+def parse_index(text: object) -> int:
+    """``"3-0"`` -> index of 0-3 (surrounding whitespace ignored). Raises ``BadTile`` for
+    anything else, a value of another type included (it may come straight from a message)."""
     if isinstance(text, str):
         i = _PARSE.get(text) if len(text) == 3 else _PARSE.get(text.strip())
         if i is not None:
@@ -107,7 +108,7 @@ class Tile:
         object.__setattr__(self, "index", INDEX[self.low][self.high])
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
+    def parse(cls, text: object) -> Tile:
         return ALL_TILES[parse_index(text)]
 
     @classmethod

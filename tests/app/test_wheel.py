@@ -9,7 +9,6 @@ test environment already has (a ``.pth`` line), so nothing is downloaded.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -21,26 +20,15 @@ import httpx
 import pytest
 
 from tests.server import ServerProcess
+from tests.wheel import build_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
-LEFT_OUT = (".git", ".venv", "build", "dist", "var", "*.egg-info", "__pycache__", "node_modules")
 PIP = (sys.executable, "-m", "pip", "-q", "--disable-pip-version-check")
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    # A copy of the checkout without build leftovers: setuptools reuses build/ and would carry
-    # stale files into the wheel.
-    source = out / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
-    subprocess.run(
-        [*PIP, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", str(out), str(source)],
-        check=True,
-        cwd=out,
-    )
-    (path,) = out.glob("gaple_online-*.whl")
-    return path
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +65,9 @@ def test_the_wheel_carries_migrations_and_the_client(wheel: Path) -> None:
     assert any(n.startswith("app/migrations/versions/") and n.endswith(".py") for n in names)
     assert "app/static/index.html" in names and "app/static/js/main.js" in names
     assert not any(n.startswith("app/static/tests/") for n in names)
+    # Built without GAPLE_COMPILE=1: pure Python, for any platform.
+    assert not any(n.endswith((".so", ".pyd")) for n in names)
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
 
 
 def test_installed_wheel_migrates_and_serves(
