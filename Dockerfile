@@ -17,13 +17,20 @@ WORKDIR /src
 # dependencies"), then the project itself.
 COPY requirements.lock ./
 RUN pip wheel --wheel-dir /wheels --require-hashes -r requirements.lock
+# The compiled engine (docs/ENGINE.md): mypyc and a C compiler, in this stage only.
+COPY requirements-build.lock ./
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/* \
+ && pip install --require-hashes -r requirements-build.lock
 # Everything the wheel is built from: the migrations are inside app/, and setup.py copies the
-# browser client (static/) into the wheel as app/static.
+# browser client (static/) into the wheel as app/static. GAPLE_COMPILE=1: the engine's hot
+# modules go in compiled, beside their source.
 COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY engine ./engine
 COPY app ./app
 COPY static ./static
-RUN pip wheel --no-deps --wheel-dir /wheels .
+RUN GAPLE_COMPILE=1 pip wheel --no-deps --no-build-isolation --wheel-dir /wheels .
 
 # --- runtime: the installed project, no build tools, no dev extras ---------------------------------
 FROM python:${PYTHON_VERSION}-slim AS runtime

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from operator import add
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from engine import core
 from engine.core import FIT, opening_mask, pick_random
@@ -108,24 +108,46 @@ def _check_can_start(state: MatchState) -> None:
         raise SetOver("the set is over; start a new match for the next set")
 
 
-class Dealt(NamedTuple):
+class Dealt(Record):
     """What a seed deals (RULES.md §1.1, §2)."""
 
-    hands: tuple[int, ...]  # masks
-    redeals: int
-    start: tuple[int, int] | None  # the face-up start tile as drawn (low number on the left)
-    set_aside: int  # mask of the tiles set aside unseen
-    first_seat: int  # a random seat, drawn after the last shuffle: moves first when the rules say
-    rest: tuple[int, ...] = ()  # the set-aside tiles (indices) in dealt order: the boneyard
+    _fields = (
+        "hands",  # masks
+        "redeals",
+        "start",  # the face-up start tile as drawn (low number on the left), or None
+        "set_aside",  # mask of the tiles set aside unseen
+        "first_seat",  # a random seat, drawn after the last shuffle: moves first if the rules say
+        "rest",  # the set-aside tiles (indices) in dealt order: the boneyard
+    )
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        hands: tuple[int, ...],
+        redeals: int,
+        start: tuple[int, int] | None,
+        set_aside: int,
+        first_seat: int,
+        rest: tuple[int, ...] = (),
+    ) -> None:
+        self.hands = hands
+        self.redeals = redeals
+        self.start = start
+        self.set_aside = set_aside
+        self.first_seat = first_seat
+        self.rest = rest
 
 
-_TILE_BITS: Final = tuple(1 << i for i in range(COUNT))
+_TILES: Final = tuple(range(COUNT))
 
 
 def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
-    # Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's
-    # _randbelow costs several times more); float truncation bias is below 2**-50.
-    order = list(_TILE_BITS)
+    """The 28 tile indices in a random order.
+
+    Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's _randbelow
+    costs several times more); float truncation bias is below 2**-50.
+    """
+    order = list(_TILES)
     rand = rng.random
     for k in range(COUNT - 1, 0, -1):
         j = int(rand() * (k + 1))
@@ -135,7 +157,13 @@ def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
 
 def _hands(rules: RuleSet, order: list[int]) -> tuple[int, ...]:
     n = rules.hand_size
-    return tuple(sum(order[s * n : s * n + n]) for s in range(rules.players))
+    hands = []
+    for s in range(rules.players):
+        mask = 0
+        for i in order[s * n : s * n + n]:
+            mask |= 1 << i
+        hands.append(mask)
+    return tuple(hands)
 
 
 def _too_many_balak(rules: RuleSet, hands: tuple[int, ...]) -> bool:
@@ -216,11 +244,13 @@ def deal_tiles(rules: RuleSet, seed: int) -> Dealt:
     rest = order[rules.players * rules.hand_size :]
     start = None
     if rules.face_up_start:
-        i = rest.pop(0).bit_length() - 1
+        i = rest.pop(0)
         start = (LOW[i], HIGH[i])
     first_seat = int(rng.random() * rules.players)
-    rest_order = tuple(b.bit_length() - 1 for b in rest)
-    return Dealt(hands, redeals, start, sum(rest), first_seat, rest_order)
+    set_aside = 0
+    for i in rest:
+        set_aside |= 1 << i
+    return Dealt(hands, redeals, start, set_aside, first_seat, tuple(rest))
 
 
 def _boneyard(rules: RuleSet, set_aside: int, order: tuple[int, ...] | None) -> tuple[int, ...]:

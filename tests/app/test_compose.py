@@ -445,12 +445,17 @@ def test_dockerfile_production_settings_without_a_baked_secret() -> None:
     assert "GAPLE_PRODUCTION=true" in env
     assert "GAPLE_SECRET_KEY" not in env
     named = set(re.findall(r"\bGAPLE_[A-Z0-9_]+\b", DOCKERFILE.read_text()))
-    assert named <= SETTING_VARS, sorted(named - SETTING_VARS)
+    # Besides the settings: what setup.py reads while the wheel is built.
+    build = set(re.findall(r'environ\.get\("(GAPLE_[A-Z0-9_]+)"', (ROOT / "setup.py").read_text()))
+    assert build == {"GAPLE_COMPILE"}
+    assert named <= SETTING_VARS | build, sorted(named - SETTING_VARS - build)
 
 
 def test_dockerfile_installs_the_project_without_dev_extras() -> None:
     runs = " ".join(_instructions("RUN"))
     assert "pip wheel" in runs and "gaple-online" in runs
+    # The project's wheel carries the compiled engine (setup.py; docs/ENGINE.md).
+    assert "GAPLE_COMPILE=1 pip wheel --no-deps --no-build-isolation" in runs
     assert "[dev]" not in DOCKERFILE.read_text()
 
 
@@ -483,11 +488,18 @@ def test_the_locks_pin_every_dependency_with_hashes() -> None:
     for entry in [*runtime.values(), *dev.values()]:
         assert "--hash=sha256:" in entry, entry.splitlines()[0]
     assert "-e " not in (ROOT / "requirements.lock").read_text()
+    # The image's build tools: hashed, and at the dev lock's versions (its constraint file).
+    build = _locked(ROOT / "requirements-build.lock")
+    assert {"mypy", "setuptools"} <= set(build)
+    for name, entry in build.items():
+        assert "--hash=sha256:" in entry, entry.splitlines()[0]
+        assert entry.splitlines()[0].split()[0] == dev[name].splitlines()[0].split()[0], name
 
 
 def test_the_image_and_ci_install_from_the_locks() -> None:
     runs = " ".join(_instructions("RUN"))
     assert "--require-hashes -r requirements.lock" in runs
+    assert "--require-hashes -r requirements-build.lock" in runs
     assert "--require-hashes -r /tmp/requirements.lock" in runs
     assert "--require-hashes -r requirements-dev.lock" in (ROOT / ".ci" / "run").read_text()
 
