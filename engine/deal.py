@@ -109,25 +109,54 @@ class Move:
         return f"{self.tile}" + (f" ({self.end})" if self.end else "")
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
+class DealResult(Record):
     """How a deal ended and what each seat scored in it (Ganda: both partners show it)."""
 
-    end: str  # "domi" (a seat has no tiles left) | "kandang" (nobody can place: blocked)
-    # PORDI: biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang, kandang.
-    # Klasik: "domi" (last tile placed), "discard" (last tile discarded), "kandang".
-    result: str
-    winner: int
-    points: tuple[int, ...]
-    pips: tuple[int, ...]  # pips left in each hand
-    hands: tuple[int, ...]  # what each seat still held (masks)
-    seat: int  # the seat that went out or locked the board
-    tile: int  # its last tile (index)
-    # Klasik: what counted against each seat (hand + discards, with the 0-0 option); PORDI:
-    # the pips in hand. Discards (masks) and the set-aside tiles, revealed with the hands.
-    counts: tuple[int, ...] = ()
-    discards: tuple[int, ...] = ()
-    set_aside: int = 0
+    _fields = (
+        "end",  # "domi" (a seat has no tiles left) | "kandang" (nobody can place: blocked)
+        # PORDI: biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang, kandang.
+        # Klasik: "domi" (last tile placed), "discard" (last tile discarded), "kandang".
+        "result",
+        "winner",
+        "points",
+        "pips",  # pips left in each hand
+        "hands",  # what each seat still held (masks)
+        "seat",  # the seat that went out or locked the board
+        "tile",  # its last tile (index)
+        # Klasik: what counted against each seat (hand + discards, with the 0-0 option);
+        # PORDI: the pips in hand. Discards (masks) and the set-aside tiles, revealed with the
+        # hands.
+        "counts",
+        "discards",
+        "set_aside",
+    )
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        end: str,
+        result: str,
+        winner: int,
+        points: tuple[int, ...],
+        pips: tuple[int, ...],
+        hands: tuple[int, ...],
+        seat: int,
+        tile: int,
+        counts: tuple[int, ...] = (),
+        discards: tuple[int, ...] = (),
+        set_aside: int = 0,
+    ) -> None:
+        self.end = end
+        self.result = result
+        self.winner = winner
+        self.points = points
+        self.pips = pips
+        self.hands = hands
+        self.seat = seat
+        self.tile = tile
+        self.counts = counts
+        self.discards = discards
+        self.set_aside = set_aside
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -7,9 +7,9 @@ real end of a deal and the "what would this placement score" hints of a seat's v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
+from engine.record import Record
 from engine.rules import RuleSet
 from engine.tiles import HIGH, INDEX, LOW, PIPS, WITH, bits, mask_pips
 
@@ -17,11 +17,18 @@ LEFT: Final = "left"
 RIGHT: Final = "right"
 
 
-@dataclass(frozen=True, slots=True)
-class DomiScore:
-    result: str  # biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang
-    points: int
-    used_up: tuple[int, ...]  # the end numbers that were used up (for the record)
+class DomiScore(Record):
+    _fields = (
+        "result",  # biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang
+        "points",
+        "used_up",  # the end numbers that were used up (for the record)
+    )
+    __slots__ = _fields
+
+    def __init__(self, result: str, points: int, used_up: tuple[int, ...]) -> None:
+        self.result = result
+        self.points = points
+        self.used_up = used_up
 
 
 def classify_domi(
@@ -62,10 +69,13 @@ def side_points(rules: RuleSet, awards: dict[int, int]) -> list[int]:
     return points
 
 
-@dataclass(frozen=True, slots=True)
-class KandangScore:
-    awards: dict[int, int]  # seat -> points awarded (Ganda: to that seat's team)
-    winner: int
+class KandangScore(Record):
+    _fields = ("awards", "winner")  # awards: seat -> points (Ganda: to that seat's team)
+    __slots__ = _fields
+
+    def __init__(self, awards: dict[int, int], winner: int) -> None:
+        self.awards = awards
+        self.winner = winner
 
 
 def _after(rules: RuleSet, seat: int) -> list[int]:
@@ -142,11 +152,14 @@ def lowest_tile(rules: RuleSet, tiles: int) -> tuple[int, int]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class CountScore:
-    counts: tuple[int, ...]
-    winner: int
-    points: tuple[int, ...]
+class CountScore(Record):
+    _fields = ("counts", "winner", "points")
+    __slots__ = _fields
+
+    def __init__(self, counts: tuple[int, ...], winner: int, points: tuple[int, ...]) -> None:
+        self.counts = counts
+        self.winner = winner
+        self.points = points
 
 
 def score_counts(rules: RuleSet, tiles: Sequence[int]) -> CountScore:
