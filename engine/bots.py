@@ -180,7 +180,6 @@ class HardBot:
         options = [(parse_index(o["tile"]), core.END_CODES[o["end"]]) for o in legal]
         totals = [0.0] * len(options)
         opening = opening_of(view)
-        rand = rng.random
         clock = self.clock
         deadline = clock() + self.budget if clock is not None else 0.0
         rounds = max(1, self.playouts // len(options))
@@ -196,7 +195,7 @@ class HardBot:
                     k.right,
                     k.me,
                     opening,
-                    rand,
+                    rng,
                     first,
                     None if pile is None else list(pile),
                 )

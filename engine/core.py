@@ -11,7 +11,7 @@ scoring of a finished deal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
 from typing import Final
 
 from engine.rules import RuleSet
@@ -202,7 +202,7 @@ def next_drawing(
 
 
 def pick_random(
-    hand: int, left: int, right: int, opening: int, rand: Callable[[], float]
+    hand: int, left: int, right: int, opening: int, rng: random.Random
 ) -> tuple[int, int]:
     """A uniformly random legal placement as (tile index, end code) of a hand that has one.
 
@@ -212,7 +212,7 @@ def pick_random(
     """
     if left < 0:
         options = bits(hand & opening)
-        return options[int(rand() * len(options))], NO_END
+        return options[int(rng.random() * len(options))], NO_END
     wl, wr = WITH[left], WITH[right]
     fit = hand & (wl | wr)
     # bits(fit) as its two halves, not joined: this runs on every move.
@@ -220,17 +220,17 @@ def pick_random(
     n_lo = len(lo)
     n = n_lo + len(hi)
     if left == right:
-        k = int(rand() * n)
+        k = int(rng.random() * n)
         i = lo[k] if k < n_lo else hi[k - n_lo]
         if wl >> i & 1 and wr >> i & 1:
-            return i, AT_LEFT if rand() < 0.5 else AT_RIGHT
+            return i, AT_LEFT if rng.random() < 0.5 else AT_RIGHT
         return i, NO_END
     two = hand & wl & wr  # tiles joining both ends: a second placement each
     if not two:
-        k = int(rand() * n)
+        k = int(rng.random() * n)
         return (lo[k] if k < n_lo else hi[k - n_lo]), NO_END
     twos = bits(two)
-    k = int(rand() * (n + len(twos)))
+    k = int(rng.random() * (n + len(twos)))
     if k >= n:
         return twos[k - n], AT_RIGHT
     i = lo[k] if k < n_lo else hi[k - n_lo]
@@ -289,7 +289,7 @@ def play_out(
     right: int,
     seat: int,
     opening: int,
-    rand: Callable[[], float],
+    rng: random.Random,
     first: tuple[int, int] | None = None,
     stock: list[int] | None = None,
 ) -> tuple[int, ...]:
@@ -313,7 +313,7 @@ def play_out(
         if left >= 0 and not hand & FIT[left][right]:
             if first is None:
                 tiles = bits(hand)  # discard rules: a seat that cannot place lays a tile down
-                i = tiles[int(rand() * len(tiles))]
+                i = tiles[int(rng.random() * len(tiles))]
             else:
                 i, first = first[0], None
             hands[seat] = hand = hand & ~(1 << i)
@@ -323,7 +323,7 @@ def play_out(
             seat = next_seat(hands, FIT[left][right], order[seat], discard)
             continue
         if first is None:
-            i, code = pick_random(hand, left, right, opening, rand)
+            i, code = pick_random(hand, left, right, opening, rng)
         else:
             (i, code), first = first, None
         before_l, before_r = left, right

@@ -500,7 +500,7 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
         if not hand & FIT[left][right]:
             tiles = bits(hand)  # only reached under discard rules: else the seat would pass
             return MOVES[tiles[int(rng.random() * len(tiles))]][3]
-    i, code = pick_random(hand, left, right, opening, rng.random)
+    i, code = pick_random(hand, left, right, opening, rng)
     return MOVES[i][code]
 
 

@@ -181,7 +181,7 @@ def test_core_play_out_matches_the_public_path() -> None:
                 pos.right,
                 pos.turn,
                 opening,
-                random.Random(seed).random,
+                random.Random(seed),
                 stock=stock(facts, pos),
             )
             state, _ = play_random_deal(new_match(rules), seed, random.Random(seed))
