@@ -268,7 +268,7 @@ def outcome(
         counted = score_counts(rules, [h | d for h, d in zip(hands, ds, strict=True)])
         end = "kandang" if how == "kandang" else "domi"
         return end, how, counted.winner, counted.points, counted.counts, ds
-    pips = tuple(map(mask_pips, hands))
+    pips = tuple([mask_pips(h) for h in hands])
     if how == "kandang":
         kandang = score_kandang(rules, seat, pips)
         points = tuple(side_points(rules, kandang.awards))

@@ -620,7 +620,7 @@ def deal_result(
     end, result, winner, points, counts, discards = core.outcome(
         rules, how, seat, i, code, pos.left, pos.right, hands, pos.discards
     )
-    pips = counts if not rules.counts else tuple(map(mask_pips, hands))
+    pips = counts if not rules.counts else tuple([mask_pips(h) for h in hands])
     left_over = facts.set_aside
     if facts.boneyard:  # what nobody drew: neither in a hand nor on the line
         left_over &= ~(pos.board | 1 << i)

@@ -87,7 +87,8 @@ def _after(rules: RuleSet, seat: int) -> list[int]:
 def score_kandang(rules: RuleSet, locker: int, pips: list[int] | tuple[int, ...]) -> KandangScore:
     table = rules.kandang_table
     order = _after(rules, locker)
-    opponents = [s for s in order if rules.team_of(s) != rules.team_of(locker)]
+    side = rules.team_of(locker)
+    opponents = [s for s in order if rules.team_of(s) != side]
     p = pips[locker]
     m = min(pips[s] for s in opponents)
     if p < m:
