@@ -63,6 +63,17 @@ class MoveOut(BaseModel):
     )
 
 
+class Dealing(BaseModel):
+    """What recomputes a fair deal besides its secret (docs/FAIRNESS.md §3), as its players were
+    shown it with the commitment (``engine.fairness.dealing``)."""
+
+    k: int = Field(description="The shuffle dealt: shuffles 0..k-1 were void (too many balak)")
+    players: int
+    hand_size: int
+    start_tile: bool = Field(description="A face-up start tile follows the hands (Klasik)")
+    redeal_min_balak: int = Field(description="A hand with this many balak voids a shuffle")
+
+
 class Fairness(BaseModel):
     shuffle: Literal["fair", "seed"] = Field(
         description="`fair`: dealt from a committed secret (docs/FAIRNESS.md); `seed`: from the "
@@ -72,6 +83,10 @@ class Fairness(BaseModel):
     seed: int | None = Field(description="The seed of a `seed` shuffle (shown once the deal ended)")
     commitment: str | None = Field(
         description="SHA-256 of the secret, as shown when the deal opened; null for `seed` deals"
+    )
+    dealing: Dealing | None = Field(
+        description="How the secret's shuffles are dealt out, as shown with the commitment; null "
+        "for `seed` deals"
     )
     secret: str | None = Field(
         description="The deal's secret, revealed when it ended; null for `seed` deals"

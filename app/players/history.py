@@ -325,8 +325,9 @@ def _move(stored: Move, event: dict[str, Any]) -> dict[str, Any]:
 def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
     """How a finished deal was shuffled, for checking it (only finished deals come here).
 
-    A ``fair`` deal (docs/FAIRNESS.md) shows its secret, the commitment its players were shown
-    and the shuffle's version; one dealt before it shows its seed and no commitment.
+    A ``fair`` deal (docs/FAIRNESS.md) shows its secret, the commitment its players were shown,
+    the shuffle's version and the dealing its players were shown with it (what recomputes the
+    deal besides the secret); one dealt before it shows its seed and no commitment.
     """
     if deal.shuffle == FAIR_SHUFFLE:
         return {
@@ -334,6 +335,7 @@ def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
             "version": started["shuffle"],
             "seed": None,
             "commitment": started["commitment"],
+            "dealing": started["dealing"],
             "secret": deal.secret,
         }
     return {
@@ -341,5 +343,6 @@ def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
         "version": None,
         "seed": deal.seed,
         "commitment": None,
+        "dealing": None,
         "secret": None,
     }

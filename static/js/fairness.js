@@ -80,7 +80,8 @@ const subset = (part, whole) => part.every((x) => whole.includes(x));
 /**
  * Check a finished deal. `shown`: what this client was told — {commitment (at the opening),
  * dealing, secret (at the end), start, dealtHand (its own hand as dealt, or null), seat,
- * result: {hands, discards, setAside} (the deal_ended reveal)}. Returns {ok, reason}.
+ * dealtHands (every seat's hand as dealt, where the page knows them: a replay), result:
+ * {hands, discards, setAside} (the deal_ended reveal)}. Returns {ok, reason}.
  */
 export async function verifyDeal(shown) {
   const { commitment, dealing, secret, result } = shown;
@@ -93,6 +94,10 @@ export async function verifyDeal(shown) {
   }
   if (shown.dealtHand && shown.seat !== null && shown.seat !== undefined
     && canonical(shown.dealtHand).join() !== dealt.hands[shown.seat].join()) {
+    return { ok: false, reason: 'hands' };
+  }
+  if (shown.dealtHands && (shown.dealtHands.length !== dealing.players
+    || shown.dealtHands.some((hand, s) => canonical(hand).join() !== dealt.hands[s].join()))) {
     return { ok: false, reason: 'hands' };
   }
   // What each seat still held or laid face down was dealt to it (a drawn tile: off the set-aside).
@@ -113,19 +118,25 @@ const checks = new Map(); // `${commitment}:${secret}` -> 'pending' | {ok, reaso
 /** "✓ shuffle verified" for a finished fair deal (null for a seeded one, or one in play). */
 export function fairMark(view, seat = view && view.viewer) {
   const res = view && view.lastResult;
-  if (!res || !view.commitment || !view.dealing || !view.secret) return null;
-  const key = `${view.commitment}:${view.secret}`;
+  if (!res) return null;
+  return fairMarkFor({
+    commitment: view.commitment,
+    dealing: view.dealing,
+    secret: view.secret,
+    start: view.start,
+    dealtHand: view.dealtHand,
+    seat,
+    result: res,
+  });
+}
+
+/** The same mark for what `verifyDeal` checks (`shown`); null unless it is a fair deal's. */
+export function fairMarkFor(shown) {
+  if (!shown.commitment || !shown.dealing || !shown.secret) return null;
+  const key = `${shown.commitment}:${shown.secret}`;
   if (!checks.has(key)) {
     checks.set(key, 'pending');
-    verifyDeal({
-      commitment: view.commitment,
-      dealing: view.dealing,
-      secret: view.secret,
-      start: view.start,
-      dealtHand: view.dealtHand,
-      seat,
-      result: res,
-    }).catch(() => ({ ok: false, reason: 'error' })).then((done) => {
+    verifyDeal(shown).catch(() => ({ ok: false, reason: 'error' })).then((done) => {
       checks.set(key, done);
       changed();
     });

@@ -59,6 +59,7 @@ async def test_a_fair_deal_in_play_shows_no_secret_and_a_finished_one_proves_its
             "version": fairness.SHUFFLE_VERSION,
             "seed": None,
             "commitment": opening["commitment"],
+            "dealing": opening["dealing"],
             "secret": row.secret,
         }
         assert hashlib.sha256(secret.encode()).hexdigest() == opening["commitment"]
@@ -66,6 +67,7 @@ async def test_a_fair_deal_in_play_shows_no_secret_and_a_finished_one_proves_its
         dealt = fairness.deal(secret, rules)
         assert shown["hands"] == [[str(t) for t in hand] for hand in dealt.hands]
         assert shown["redeals"] == dealt.k
+        assert shown["fairness"]["dealing"] == fairness.dealing(rules, dealt.k)
         assert "secret" not in shown["result"]
 
 
@@ -124,6 +126,7 @@ async def test_deals_dealt_from_a_seed_still_replay(
             "version": None,
             "seed": seed,
             "commitment": None,
+            "dealing": None,
             "secret": None,
         }
         dealt = deal_tiles(rules, seed)

@@ -149,6 +149,14 @@ def test_a_replay_steps_through_a_whole_deal_to_the_stored_result(open_page: Any
     ]
     assert state["points"] == deal["points"] and state["totals"] == deal["scores"]
     assert page.by("replay-next").is_disabled()
+    # A fair deal: the page checks its secret against the commitment and what the secret deals
+    # against every hand as dealt and the result, and marks the result.
+    assert deal["fairness"]["shuffle"] == "fair"
+    page.wait_js(
+        "() => { const m = document.querySelector('[data-testid=\"fair-mark\"]');"
+        " return m && m.dataset.fair === 'ok'; }",
+        timeout=20,
+    )
 
     page.page.keyboard.press("ArrowLeft")
     state = wait_move(page, total - 1)

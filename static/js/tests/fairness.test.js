@@ -74,3 +74,19 @@ test('tiles that the secret did not deal fail the check', async () => {
   const other = vectors.find((x) => x.start && x.start !== v.start);
   assert.equal((await fair.verifyDeal({ ...shown, start: other.start })).reason, 'start');
 });
+
+test('a replay checks every hand as dealt', async () => {
+  for (const v of vectors) {
+    const shown = { ...shownOf(v), dealtHand: null, seat: null, dealtHands: v.hands };
+    assert.deepEqual(await fair.verifyDeal(shown), { ok: true, reason: null });
+    // Hands as dealt in another order of tiles are the same hands.
+    const reversed = v.hands.map((h) => h.slice().reverse());
+    assert.deepEqual(await fair.verifyDeal({ ...shown, dealtHands: reversed }), { ok: true, reason: null });
+  }
+  const v = vectors.find((x) => x.hands.length >= 2);
+  const swapped = v.hands.map((h) => h.slice());
+  [swapped[0][0], swapped[1][0]] = [swapped[1][0], swapped[0][0]];
+  const shown = { ...shownOf(v), dealtHand: null, seat: null };
+  assert.equal((await fair.verifyDeal({ ...shown, dealtHands: swapped })).reason, 'hands');
+  assert.equal((await fair.verifyDeal({ ...shown, dealtHands: v.hands.slice(1) })).reason, 'hands');
+});

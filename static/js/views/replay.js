@@ -13,6 +13,7 @@ import { finishedDeals, positionAt } from '../deal_position.js';
 import { modeLabel, initials, errorText } from './common.js';
 import { changed, toast } from '../store.js';
 import { icon } from '../icons.js';
+import { fairMarkFor } from '../fairness.js';
 
 const STEP_MS = 1000;
 const ROUTE_RE = /^\/replay\/(\d+)\/?$/;
@@ -447,5 +448,24 @@ function resultBlock(data, pos) {
         h('th', { scope: 'col', class: 'num' }, klasik ? t('result.count') : t('result.pips')),
         h('th', { scope: 'col', class: 'num' }, t('result.points')),
         h('th', { scope: 'col', class: 'num' }, t('result.total')))),
-      h('tbody', {}, rows)));
+      h('tbody', {}, rows)),
+    fairMarkOf(deal));
+}
+
+/** ✓ (or ✗) for a fair deal, checked on this device: its secret against the commitment its
+ * players were shown, and what the secret deals against every hand as dealt and the result. */
+function fairMarkOf(deal) {
+  const fair = deal.fairness;
+  if (!fair || fair.shuffle !== 'fair') return null;
+  const res = deal.result;
+  return fairMarkFor({
+    commitment: fair.commitment,
+    dealing: fair.dealing,
+    secret: fair.secret,
+    start: deal.start,
+    dealtHand: null,
+    seat: null,
+    dealtHands: deal.hands,
+    result: { hands: res.hands, discards: res.discards, setAside: res.set_aside },
+  });
 }
