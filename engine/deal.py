@@ -49,9 +49,8 @@ from engine.tiles import (
 )
 
 ENDS: Final = (LEFT, RIGHT)
-DISCARD: Final = (
-    "discard"  # Move.end of a discard (Klasik): the tile goes face down, not on the line
-)
+# Move.end of a discard (Klasik): the tile goes face down, not on the line.
+DISCARD: Final = "discard"
 MOVE_ENDS: Final = (None, LEFT, RIGHT, DISCARD)
 
 
