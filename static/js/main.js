@@ -4,6 +4,7 @@
 import { replaceKeepingFocus, patchRegions, cssEscape } from './dom.js';
 import { t, onLangChange, lang } from './i18n.js';
 import { state, subscribe, changed, toast } from './store.js';
+import { holdWhilePressed } from './taps.js';
 import * as api from './api.js';
 import { loadPlayer } from './storage.js';
 import * as session from './session.js';
@@ -429,7 +430,7 @@ function tick() {
 function boot() {
   document.documentElement.lang = lang();
   if (state.player && state.player.name) state.drafts.name = state.player.name;
-  subscribe(render);
+  subscribe(holdWhilePressed(render)); // a redraw waits for the click of a pressed control
   initAlerts(); // after render: it decorates the title render sets
   onLangChange(() => changed());
   window.addEventListener('popstate', () => applyRoute());
