@@ -17,6 +17,7 @@ class SeatInfo:
     player_id: str | None
     name: str | None
     bot: str | None
+    left_by: str | None = None  # on a bot's seat: the player who left it and may take it back
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,13 @@ class RoomInfo:
             "host_id": self.host_id,
             "settings": self.settings,
             "seats": [
-                {"seat": s.seat, "player_id": s.player_id, "name": s.name, "bot": s.bot}
+                {
+                    "seat": s.seat,
+                    "player_id": s.player_id,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "left_by": s.left_by,
+                }
                 for s in self.seats
             ],
             "spectators": spectators,

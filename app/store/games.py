@@ -77,6 +77,7 @@ class SqlGameStore:
                     player_id=player_id,
                     name=names.get(player_id) if player_id else None,
                     bot=row.bot if row else None,
+                    left_by=row.left_by if row else None,
                 )
             )
         return RoomInfo(

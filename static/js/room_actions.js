@@ -9,9 +9,7 @@ import { errorText, takeableSeats } from './views/common.js';
 import { loadPlayer } from './storage.js';
 import { defaultBot } from './presets.js';
 import { halt, expectRole } from './connection.js';
-import { isOver, mergeInfo, withLeftBy } from './roominfo.js';
-
-const REFRESH_DELAY_MS = 250;
+import { isOver, mergeInfo } from './roominfo.js';
 
 /** Read the REST room; a 404 stops the page (not found). */
 export async function refreshRoom() {
@@ -22,7 +20,6 @@ export async function refreshRoom() {
     if (state.room !== room) return;
     // The socket's welcome/room messages are newer than this answer if they came first.
     if (!room.welcomed || isOver(info)) room.info = room.info ? mergeInfo(room.info, info) : info;
-    else room.info = withLeftBy(room.info, info);
     if (info.closedReason) room.closedReason = info.closedReason;
     if (isOver(info)) haltRoom('room_closed');
     changed();
@@ -35,16 +32,6 @@ export async function refreshRoom() {
       changed();
     }
   }
-}
-
-let refreshTimer = null;
-
-/** After a seat change at a running table, ask the REST room who may take which bot's seat. */
-export function refreshSoon() {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => {
-    if (state.room && state.room.info && state.room.info.status === 'playing') refreshRoom();
-  }, REFRESH_DELAY_MS);
 }
 
 /** The room is over (closed or abandoned): no more socket, the page says so. */

@@ -50,21 +50,7 @@ export function mergeInfo(old, next) {
   if (!old) return next;
   const merged = { ...old };
   for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
-  return withLeftBy(merged, old);
-}
-
-/**
- * Who left each bot's seat (`left_by`) is in the REST room, not in the socket's room object: keep
- * it on a seat while the same bot sits there.
- */
-export function withLeftBy(info, from) {
-  if (!from || !Array.isArray(from.seats)) return info;
-  const seats = info.seats.map((seat) => {
-    const other = from.seats.find((x) => x.seat === seat.seat);
-    if (seat.left_by || !seat.bot || !other || other.bot !== seat.bot) return seat;
-    return { ...seat, left_by: other.left_by };
-  });
-  return { ...info, seats };
+  return merged;
 }
 
 /** A `presence` message: {seats: {seat: connected}, spectators: n}. */

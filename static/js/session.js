@@ -14,7 +14,7 @@ import {
 } from './connection.js';
 import { onEffect, receiveEvent, caughtUp, emit, resetEffects } from './effects.js';
 import { tableEffect } from './table_effects.js';
-import { refreshRoom, refreshSoon, runIntent, haltRoom } from './room_actions.js';
+import { refreshRoom, runIntent, haltRoom } from './room_actions.js';
 import { newRoom, viewerSeat, isOver, mergeInfo, presenceOf } from './roominfo.js';
 import * as motion from './motion.js';
 
@@ -66,7 +66,6 @@ function onMessage(msg) {
       catchingUp = true;
       welcomed();
       runIntent();
-      refreshSoon();
       break;
     case 'resync':
       // Too far behind for the missed events (PROTOCOL §4): nothing to animate; the snapshot
@@ -93,7 +92,6 @@ function onMessage(msg) {
     }
     case 'room':
       room.info = mergeInfo(room.info, api.normRoom(msg.room));
-      refreshSoon();
       if (room.info.closedReason) room.closedReason = room.info.closedReason;
       if (isOver(room.info)) haltRoom('room_closed');
       break;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { isOver, mergeInfo, newRoom, presenceOf, viewerSeat, withLeftBy } from '../roominfo.js';
+import { isOver, mergeInfo, newRoom, presenceOf, viewerSeat } from '../roominfo.js';
 
 const seats = (...bots) => bots.map((bot, seat) => ({ seat, player_id: bot ? null : `p${seat}`, name: `N${seat}`, bot }));
 
@@ -17,13 +17,12 @@ test('a newer answer wins, but a field it leaves out keeps the older value', () 
   assert.equal(mergeInfo(null, frame), frame);
 });
 
-test('who left a bot\'s seat stays known while the same bot sits there', () => {
-  const rest = { seats: seats(null, 'heuristic', null, null) };
-  rest.seats[1].left_by = 'p9';
-  const same = withLeftBy({ seats: seats(null, 'heuristic', null, null) }, rest);
-  assert.equal(same.seats[1].left_by, 'p9');
-  const other = withLeftBy({ seats: seats(null, 'random', null, null) }, rest);
-  assert.equal(other.seats[1].left_by, undefined);
+test('who may take a bot\'s seat back is the newest answer\'s', () => {
+  const left = { seats: seats(null, 'heuristic', null, null) };
+  left.seats[1].left_by = 'p9';
+  const back = { seats: seats(null, null, null, null) };
+  assert.equal(mergeInfo({ seats: seats(null, null, null, null) }, left).seats[1].left_by, 'p9');
+  assert.equal(mergeInfo(left, back).seats[1].left_by, undefined); // taken back: nobody's to take
 });
 
 test('presence: each seat\'s connection and the spectators', () => {

@@ -188,6 +188,10 @@ async def test_a_player_who_left_takes_the_seat_back_with_its_hand(
     assert probe.of_type("welcome")[-1]["role"] == "spectator"
     seat = await stored_seat(app, live.table.room.id, 1)
     assert seat.bot is not None and seat.left_by == guest.player_id
+    # Every socket's room says who may take the seat back, as the REST room does.
+    for socket in (probe, live.probes[0]):
+        shown = socket.of_type("room")[-1]["room"]["seats"][1]
+        assert (shown["bot"], shown["left_by"]) == (seat.bot, guest.player_id)
 
     r = await api.post(f"/api/rooms/{live.code}/seats/1", headers=guest.headers)
     assert r.status_code == 200, r.text
@@ -197,6 +201,8 @@ async def test_a_player_who_left_takes_the_seat_back_with_its_hand(
     assert probe.view["hand"]
     seat = await stored_seat(app, live.table.room.id, 1)
     assert seat.bot is None and seat.player_id == guest.player_id
+    shown = probe.of_type("room")[-1]["room"]["seats"][1]
+    assert (shown["player_id"], shown["left_by"]) == (guest.player_id, None)
 
 
 async def test_a_dropped_humans_seat_goes_to_a_bot_after_two_timeouts_in_a_row(
@@ -227,5 +233,7 @@ async def test_a_dropped_humans_seat_goes_to_a_bot_after_two_timeouts_in_a_row(
     assert timeouts == TIMEOUTS_TO_BOT
     seat = await stored_seat(app, live.table.room.id, 1)
     assert seat.left_by == dropped.player_id and seat.player_id is None
+    shown = live.probes[0].of_type("room")[-1]["room"]["seats"][1]
+    assert shown["left_by"] == dropped.player_id
     autos = [m for m in await stored_moves(app) if m.auto]
     assert [m.seat for m in autos] == [1] * TIMEOUTS_TO_BOT
