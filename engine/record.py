@@ -40,6 +40,3 @@ class Record:
         if unknown:
             raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
         return type(self)(*[changes.get(name, getattr(self, name)) for name in self._fields])
-
-    def _asdict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._fields}
