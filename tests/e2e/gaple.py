@@ -257,6 +257,18 @@ def tile_key(tile: str) -> str:
     return f"{min(a, b)}-{max(a, b)}"
 
 
+def fair_mark(page: Page, expected: str) -> str:
+    """Wait (up to 20 s) for the fair-deal mark (static/js/fairness.js) to read ``expected``
+    (``ok``, ``fail`` or ``pending``); its text."""
+    page.wait_js(
+        "(want) => { const m = document.querySelector('[data-testid=\"fair-mark\"]');"
+        " return m && m.dataset.fair === want; }",
+        expected,
+        timeout=20,
+    )
+    return str(page.by("fair-mark").inner_text())
+
+
 def save_screenshot(page: Any, name: str, *, docs: bool = False, full_page: bool = False) -> Path:
     """Save test-artifacts/<name>.png; a `docs` one also goes to docs/screenshots/ when
     GAPLE_E2E_UPDATE_DOCS=1."""

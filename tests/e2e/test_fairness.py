@@ -10,7 +10,7 @@ import random
 import re
 import urllib.request
 
-from tests.e2e.gaple import bot_table, play_set
+from tests.e2e.gaple import bot_table, fair_mark, play_set
 
 SEED = random.randrange(1 << 32)
 
@@ -28,16 +28,6 @@ FORGED_COMMITMENT = r"""
   });
 })();
 """
-
-
-def fair_mark(page, expected: str) -> str:
-    page.wait_js(
-        "(want) => { const m = document.querySelector('[data-testid=\"fair-mark\"]');"
-        " return m && m.dataset.fair === want; }",
-        expected,
-        timeout=20,
-    )
-    return str(page.by("fair-mark").inner_text())
 
 
 def test_a_finished_deal_shows_the_shuffle_verified(open_page, lobby_api):

@@ -15,7 +15,14 @@ import httpx
 
 from tests.app.live.client import Lobby, TableClient, choose
 from tests.conftest import run_async
-from tests.e2e.gaple import PHONE, Page, no_horizontal_scroll, save_screenshot, wait_until
+from tests.e2e.gaple import (
+    PHONE,
+    Page,
+    fair_mark,
+    no_horizontal_scroll,
+    save_screenshot,
+    wait_until,
+)
 
 
 async def _play_a_set(base_url: str, *, finish: bool, **settings: Any) -> tuple[str, int]:
@@ -152,11 +159,7 @@ def test_a_replay_steps_through_a_whole_deal_to_the_stored_result(open_page: Any
     # A fair deal: the page checks its secret against the commitment and what the secret deals
     # against every hand as dealt and the result, and marks the result.
     assert deal["fairness"]["shuffle"] == "fair"
-    page.wait_js(
-        "() => { const m = document.querySelector('[data-testid=\"fair-mark\"]');"
-        " return m && m.dataset.fair === 'ok'; }",
-        timeout=20,
-    )
+    fair_mark(page, "ok")
 
     page.page.keyboard.press("ArrowLeft")
     state = wait_move(page, total - 1)
@@ -215,6 +218,8 @@ def test_the_replay_page_on_a_phone_in_both_languages(open_page: Any, e2e_server
         )
         assert page.page.evaluate("() => document.documentElement.lang") == lang
         page.by("replay-result").wait_for()
+        mark = fair_mark(page, "ok")
+        assert mark.startswith("✓ acak terbukti adil" if lang == "id" else "✓ shuffle verified")
         no_horizontal_scroll(page)
         # Every control a thumb uses is at least 44 px high.
         for testid in ("replay-first", "replay-prev", "replay-play", "replay-next", "replay-last"):
