@@ -164,9 +164,7 @@ def placements(
     return out
 
 
-def next_seat(
-    hands: tuple[int, ...] | list[int], fit: int, after: tuple[int, ...], discard: bool
-) -> int:
+def next_seat(hands: list[int], fit: int, after: tuple[int, ...], discard: bool) -> int:
     """Who moves next, from the seats ``after`` in turn order; -1 when nobody can place.
 
     Pass rules: the first of them able to place (the ones before it pass). Discard rules: the

@@ -665,7 +665,7 @@ def play_tile(
     hand &= ~(1 << i)
     as_list = list(hands)
     as_list[seat] = hand
-    hands = tuple(as_list)
+    hands = tuple(as_list)  # ``as_list`` stays for ``next_seat``
     board = pos.board | 1 << i
     passes = pos.passes
     result = None
@@ -682,12 +682,11 @@ def play_tile(
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
     else:
         after = facts.order[seat]
-        turn = next_seat(hands, FIT[left][right], after, facts.discard)
+        turn = next_seat(as_list, FIT[left][right], after, facts.discard)
         if turn < 0:  # nobody can place: ``seat`` has locked the board (Kandang)
             result = deal_result(rules, facts, pos, "kandang", seat, i, code, hands)
         elif turn != after[0]:
-            passes, more = _passes(facts.number, after, turn, left, right, passes)
-            events.extend(more)
+            passes = _passes(facts.number, after, turn, left, right, passes, events)
     return (
         Position(
             hands, line, left, right, board, turn, passes, pos.discards, pos.discard_log, result
@@ -745,16 +744,17 @@ def _passes(
     left: int,
     right: int,
     passes: tuple[tuple[int, int, int], ...],
-) -> tuple[tuple[tuple[int, int, int], ...], list[Event]]:
-    """The seats in ``after`` before ``turn`` pass on ends ``left|right``."""
-    events = []
-    more = []
+    events: list[Event],
+) -> tuple[tuple[int, int, int], ...]:
+    """The seats in ``after`` before ``turn`` pass on ends ``left|right``: their ``passed``
+    events are appended to ``events``; returns ``passes`` with theirs added."""
+    more = list(passes)
     for p in after:
         if p == turn:
             break
         more.append((p, left, right))
         events.append(Event("passed", (number, p, left, right)))
-    return (*passes, *more), events
+    return tuple(more)
 
 
 def discard_tile(
@@ -803,10 +803,11 @@ def open_turn(rules: RuleSet, facts: DealFacts, pos: Position) -> tuple[Position
         assert turn >= 0, "some seat can always play on the start tile"
         return pos._replace(hands=hands, turn=turn, passes=passes), events
     after = facts.order[before]
-    turn = core.next_seat(pos.hands, FIT[pos.left][pos.right], after, facts.discard)
+    turn = core.next_seat(list(pos.hands), FIT[pos.left][pos.right], after, facts.discard)
     assert turn >= 0, "some seat can always play on the start tile"
-    passes, events = _passes(facts.number, after, turn, pos.left, pos.right, ())
-    return pos._replace(turn=turn, passes=passes), events
+    passed: list[Event] = []
+    passes = _passes(facts.number, after, turn, pos.left, pos.right, (), passed)
+    return pos._replace(turn=turn, passes=passes), passed
 
 
 def hand_tiles(pos: Position, seat: int) -> list[Tile]:

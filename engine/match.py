@@ -7,7 +7,6 @@ change caused, or raise an ``EngineError`` and change nothing.
 from __future__ import annotations
 
 import random
-from operator import add
 from typing import Any, Final
 
 from engine import core
@@ -35,7 +34,9 @@ from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Til
 
 PHASES: Final = ("ready", "playing", "deal_over", "set_over")
 # Every Move the clock can make, prebuilt: MOVES[i] = (no end, left, right, discard).
-MOVES: Final = tuple((Move(t), Move(t, LEFT), Move(t, RIGHT), Move(t, DISCARD)) for t in ALL_TILES)
+MOVES: Final[tuple[tuple[Move, ...], ...]] = tuple(
+    (Move(t), Move(t, LEFT), Move(t, RIGHT), Move(t, DISCARD)) for t in ALL_TILES
+)
 OPEN_MOVES: Final = tuple(Move(t) for t in ALL_TILES)
 
 
@@ -156,12 +157,13 @@ def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
 
 
 def _hands(rules: RuleSet, order: list[int]) -> tuple[int, ...]:
+    """Seat s gets the s-th run of ``rules.hand_size`` tiles of ``order``."""
     n = rules.hand_size
     hands = []
     for s in range(rules.players):
         mask = 0
-        for i in order[s * n : s * n + n]:
-            mask |= 1 << i
+        for k in range(s * n, s * n + n):
+            mask |= 1 << order[k]
         hands.append(mask)
     return tuple(hands)
 
@@ -392,7 +394,8 @@ def finish_deal(state: MatchState, pos: Position) -> tuple[MatchState, list[Even
     result = pos.result
     facts = state.facts
     assert result is not None and facts is not None
-    scores = tuple(map(add, state.scores, result.points))
+    points = result.points
+    scores = tuple([total + points[s] for s, total in enumerate(state.scores)])
     ended = MatchState(
         state.rules,
         "deal_over",
@@ -446,7 +449,7 @@ def _set_result(state: MatchState) -> dict[str, Any] | None:
     best = min(scores) if rules.set_goal == "least_after_deals" else max(scores)
     leaders = [s for s in range(rules.players) if scores[s] == best]
     if rules.teams:
-        team = rules.team_of(leaders[0])
+        team = rules.sides[leaders[0]]
         winner: int | None = None
     else:
         if len(leaders) > 1 and rules.additional_game_on_tie:

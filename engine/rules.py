@@ -159,61 +159,70 @@ class RuleSet:
     kandang_opener: str = "largest_award"
     # Play passes from seat s to s + direction (mod players): 1 is clockwise on screen.
     direction: int = 1
-    _domi: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    # Derived from the fields above in ``__post_init__``, once: the engine reads them on every
+    # deal, and a property would cost a Python call each time. Not options: ``to_dict`` and
+    # ``from_dict`` leave them out.
+    _domi: dict[str, int] = field(init=False, compare=False, repr=False)
+    discard: bool = field(init=False, compare=False, repr=False)
+    """A seat that cannot place discards a tile face down."""
+    draws: bool = field(init=False, compare=False, repr=False)
+    """A seat that cannot place draws from the boneyard (the tiles left over)."""
+    teams: bool = field(init=False, compare=False, repr=False)
+    """Ganda: two teams of partners (seats 0+2 and 1+3)."""
+    set_aside_count: int = field(init=False, compare=False, repr=False)
+    """Tiles left over after dealing that nobody sees until the deal ends."""
+    set_goal: str = field(init=False, compare=False, repr=False)
+    """How the set ends: most_after_deals, least_after_deals or first_to_target."""
+    counts: bool = field(init=False, compare=False, repr=False)
+    """Deals are scored on each seat's count (hand + discards), not by the PORDI tables."""
+    kandang_table: KandangTable = field(init=False, compare=False, repr=False)
+    """The Kandang table of this mode (§1.3)."""
+    sides: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """``sides[seat]``: the side it scores for. Ganda: seats 0+2 are team 0, 1+3 team 1;
+    Tunggal: every seat is its own side."""
+    side_seats: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    """``side_seats[seat]``: the seats that share ``seat``'s counter, itself included."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_domi", dict(self.domi_points))
-        self.validate()
+        self._check_options()
+        for name, value in self._derived().items():
+            object.__setattr__(self, name, value)
+        self._check_combination()
 
-    # -- derived ---------------------------------------------------------------------------
-    @property
-    def discard(self) -> bool:
-        """A seat that cannot place discards a tile face down."""
-        return self.stuck == "discard"
-
-    @property
-    def draws(self) -> bool:
-        """A seat that cannot place draws from the boneyard (the tiles left over)."""
-        return self.stuck == "draw"
-
-    @property
-    def teams(self) -> bool:
-        return self.mode == "ganda"
-
-    @property
-    def set_aside_count(self) -> int:
-        """Tiles left over after dealing that nobody sees until the deal ends."""
-        return TILE_COUNT - self.players * self.hand_size - self.face_up_start
-
-    @property
-    def set_goal(self) -> str:
-        """How the set ends: most_after_deals, least_after_deals or first_to_target."""
-        return SET_GOALS[(self.scoring, self.mode)]
-
-    @property
-    def counts(self) -> bool:
-        """Deals are scored on each seat's count (hand + discards), not by the PORDI tables."""
-        return self.scoring != "fixed"
-
-    @property
-    def kandang_table(self) -> KandangTable:
-        return self.kandang_ganda if self.teams else self.kandang_tunggal
+    def _derived(self) -> dict[str, Any]:
+        """The derived fields' values (the options they read are checked by then)."""
+        teams = self.mode == "ganda"
+        sides = tuple(s % 2 if teams else s for s in range(self.players))
+        return {
+            "_domi": dict(self.domi_points),
+            "discard": self.stuck == "discard",
+            "draws": self.stuck == "draw",
+            "teams": teams,
+            "set_aside_count": TILE_COUNT - self.players * self.hand_size - self.face_up_start,
+            "set_goal": SET_GOALS[(self.scoring, self.mode)],
+            "counts": self.scoring != "fixed",
+            "kandang_table": self.kandang_ganda if teams else self.kandang_tunggal,
+            "sides": sides,
+            "side_seats": tuple(
+                tuple(t for t in range(self.players) if sides[t] == sides[s])
+                for s in range(self.players)
+            ),
+        }
 
     def domi(self, result: str) -> int:
         return self._domi[result]
 
     def team_of(self, seat: int) -> int:
         """Ganda: seats 0+2 are team 0, 1+3 team 1. Tunggal: every seat is its own side."""
-        return seat % 2 if self.teams else seat
+        return self.sides[seat]
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The seats that share ``seat``'s counter, itself included."""
-        if self.teams:
-            return tuple(s for s in range(self.players) if s % 2 == seat % 2)
-        return (seat,)
+        return self.side_seats[seat]
 
     # -- checking and JSON -----------------------------------------------------------------
-    def validate(self) -> None:
+    def _check_options(self) -> None:
+        """Each option on its own, and the shape, scoring and set goal of the preset."""
         if self.preset not in PRESET_SHAPES:
             raise BadRules(f"unknown preset {self.preset!r} (available: {', '.join(PRESETS)})")
         if self.mode not in MODES:
@@ -238,6 +247,9 @@ class RuleSet:
                 raise BadRules(f"{self.preset} is played with {name} = {value!r}")
         if (self.scoring, self.mode) not in SET_GOALS:
             raise BadRules(f"{self.scoring} scoring is not played in {self.mode}")
+
+    def _check_combination(self) -> None:
+        """The options together (with the derived fields set)."""
         if self.teams and self.players % 2:
             raise BadRules("ganda needs an even number of players")
         leftover = TILE_COUNT - self.players * self.hand_size
@@ -293,7 +305,7 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name.startswith("_"):
+            if not f.init:
                 continue
             v = getattr(self, f.name)
             if isinstance(v, KandangTable):
@@ -310,7 +322,7 @@ class RuleSet:
     def from_dict(cls, d: Any) -> RuleSet:
         if not isinstance(d, dict):
             raise BadRules(f"rules must be an object, not {d!r}")
-        known = {f.name for f in fields(cls) if not f.name.startswith("_")}
+        known = {f.name for f in fields(cls) if f.init}
         d = _stuck_alias(d)
         unknown = sorted(set(d) - known)
         if unknown:

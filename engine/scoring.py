@@ -63,8 +63,9 @@ def classify_domi(
 def side_points(rules: RuleSet, awards: dict[int, int]) -> list[int]:
     """Per-seat points of a deal from the awards by seat (Ganda: both partners show it)."""
     points = [0] * rules.players
+    side_seats = rules.side_seats
     for seat, p in awards.items():
-        for s in rules.partners(seat):
+        for s in side_seats[seat]:
             points[s] += p
     return points
 
@@ -87,8 +88,9 @@ def _after(rules: RuleSet, seat: int) -> list[int]:
 def score_kandang(rules: RuleSet, locker: int, pips: list[int] | tuple[int, ...]) -> KandangScore:
     table = rules.kandang_table
     order = _after(rules, locker)
-    side = rules.team_of(locker)
-    opponents = [s for s in order if rules.team_of(s) != side]
+    sides = rules.sides
+    side = sides[locker]
+    opponents = [s for s in order if sides[s] != side]
     p = pips[locker]
     m = min(pips[s] for s in opponents)
     if p < m:
