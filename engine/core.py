@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from engine.rules import RuleSet
+from engine.rules import PRESET_SHAPES, RuleSet
 from engine.scoring import classify_domi, score_counts, score_kandang, side_points
 from engine.tiles import (
     BALAK_MASK,
@@ -46,6 +46,7 @@ END_CODES: Final[dict[str | None, int]] = {
     "discard": 3,
 }
 NOBODY: Final = -1  # the "seat" of a face-up start tile on the line
+SEAT_SLOTS: Final = 1 + max(p for shapes in PRESET_SHAPES.values() for p, _ in shapes)
 
 # FIT[left][right]: the tiles that fit open ends left|right.
 FIT: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -91,21 +92,22 @@ def place(i: int, code: int, left: int, right: int) -> tuple[int, int, int, str]
     return PLACE[((i * 7 + left) * 7 + right) * 3 + code]
 
 
+Line = tuple[tuple[int, int, int], ...]
+# PIECES[(a * 7 + b) * SEAT_SLOTS + seat + 1]: the one-tile line ``((a, b, seat),)`` (seat
+# NOBODY: the face-up start tile), prebuilt: a move joins its piece to the line's tuple.
+PIECES: Final[tuple[Line, ...]] = tuple(
+    ((a, b, seat),) for a in NUMBERS for b in NUMBERS for seat in range(NOBODY, SEAT_SLOTS - 1)
+)
+
+
+def piece(a: int, b: int, seat: int) -> Line:
+    """``((a, b, seat),)``: a tile as ``Position.line`` holds it, numbers a|b left to right."""
+    return PIECES[(a * 7 + b) * SEAT_SLOTS + seat + 1]
+
+
 def open_with(i: int, facing: int) -> tuple[int, int]:
     """The ends after opening with tile ``i``, ``facing`` toward the left end."""
     return facing, HIGH[i] if facing == LOW[i] else LOW[i]
-
-
-_ORDERS: Final[dict[tuple[int, int], tuple[tuple[int, ...], ...]]] = {}
-
-
-def turn_order(n: int, step: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats in turn order after it, ending with itself (cached)."""
-    order = _ORDERS.get((n, step))
-    if order is None:
-        order = tuple(tuple((s + step * k) % n for k in range(1, n + 1)) for s in range(n))
-        _ORDERS[(n, step)] = order
-    return order
 
 
 def seats_from(order: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
@@ -247,8 +249,8 @@ def outcome(
     code: int,
     left: int,
     right: int,
-    hands: tuple[int, ...] | list[int],
-    discards: tuple[int, ...] | list[int],
+    hands: tuple[int, ...],
+    discards: tuple[int, ...],
 ) -> Outcome:
     """Score a deal that just ended: (end, result, winner, points, counts, discards).
 
@@ -257,7 +259,7 @@ def outcome(
     locked the board). ``hands`` are the hands after the move; ``discards`` before it. Count
     scoring (Klasik) ranks every seat by what it answers for, hand + discards.
     """
-    ds = tuple(discards)
+    ds = discards
     if how == "discard":
         as_list = list(ds)
         as_list[seat] |= 1 << i
@@ -300,7 +302,7 @@ def play_out(
     place). The same placements, turn order and scoring as ``play``, with no states or
     events: it is what the hard bot's simulations run.
     """
-    order = turn_order(rules.players, rules.direction)
+    order = rules.order
     discard = rules.discard
     drawing = rules.draws
     if stock is None:
@@ -316,7 +318,9 @@ def play_out(
                 i, first = first[0], None
             hands[seat] = hand = hand & ~(1 << i)
             if not hand:
-                return outcome(rules, "discard", seat, i, DISCARD, left, right, hands, discards)[3]
+                return outcome(
+                    rules, "discard", seat, i, DISCARD, left, right, tuple(hands), tuple(discards)
+                )[3]
             discards[seat] |= 1 << i
             seat = next_seat(hands, FIT[left][right], order[seat], discard)
             continue
@@ -333,11 +337,15 @@ def play_out(
             left, right, code = entry[0], entry[1], entry[2]
         hands[seat] = hand = hand & ~(1 << i)
         if not hand:
-            return outcome(rules, "domi", seat, i, code, before_l, before_r, hands, discards)[3]
+            return outcome(
+                rules, "domi", seat, i, code, before_l, before_r, tuple(hands), tuple(discards)
+            )[3]
         if drawing:
             nxt = next_drawing(hands, FIT[left][right], order[seat], stock, draws)
         else:
             nxt = next_seat(hands, FIT[left][right], order[seat], discard)
         if nxt < 0:
-            return outcome(rules, "kandang", seat, i, code, left, right, hands, discards)[3]
+            return outcome(
+                rules, "kandang", seat, i, code, left, right, tuple(hands), tuple(discards)
+            )[3]
         seat = nxt

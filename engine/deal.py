@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from engine import core
-from engine.core import AT_LEFT, END_NAMES, FIT, NOBODY, PLACE, next_seat
+from engine.core import AT_LEFT, END_NAMES, FIT, NOBODY, PLACE, next_seat, piece
 from engine.errors import (
     BadMove,
     DiscardNotAllowed,
@@ -384,24 +384,24 @@ def new_deal(
     hands: tuple[int, ...],
     opener: int,
     first: bool,
+    order: tuple[tuple[int, ...], ...],
     seed: int | None = None,
     redeals: int = 0,
     additional: bool = False,
-    players: int = 4,
-    direction: int = 1,
     start: tuple[int, int] | None = None,
     set_aside: int = 0,
     boneyard: tuple[int, ...] = (),
     secret: str | None = None,
     stuck: str = "pass",
 ) -> tuple[DealFacts, Position]:
-    """A deal before its first move. ``start``: the face-up start tile as drawn (left, right).
+    """A deal before its first move. ``order``: the rules' turn order (``RuleSet.order``).
+    ``start``: the face-up start tile as drawn (left, right).
 
     ``boneyard``: under draw rules, the set-aside tiles in drawing order. ``secret``: what a
     provably fair deal was dealt from. ``stuck``: the rules' option for a seat that cannot place
     (``RuleSet.stuck``).
     """
-    order = core.turn_order(players, direction)
+    players = len(order)
     facts = DealFacts(
         number,
         seed,
@@ -422,7 +422,7 @@ def new_deal(
         pos = Position(hands, (), -1, -1, 0, opener, (), (0,) * players, (), None)
     else:
         left, right = start
-        line = ((left, right, NOBODY),)
+        line = piece(left, right, NOBODY)
         board = 1 << INDEX[left][right]
         pos = Position(hands, line, left, right, board, opener, (), (0,) * players, (), None)
     return facts, pos
@@ -654,13 +654,13 @@ def play_tile(
     if entry is not None:
         left, right, code, placed = entry
         if code == AT_LEFT:  # tuple + tuple: one copy, cheaper than unpacking into a new one
-            line = ((left, pos.left, seat),) + pos.line  # noqa: RUF005
+            line = piece(left, pos.left, seat) + pos.line
         else:
-            line = pos.line + ((pos.right, right, seat),)  # noqa: RUF005
+            line = pos.line + piece(pos.right, right, seat)
     else:
         facing = check_move(rules, facts, pos, seat, move)  # the opening, or an error
         left, right = core.open_with(i, facing)
-        line = ((left, right, seat),)
+        line = piece(left, right, seat)
         placed = DRAWN[left][right]
     hand &= ~(1 << i)
     as_list = list(hands)

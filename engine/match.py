@@ -6,6 +6,7 @@ change caused, or raise an ``EngineError`` and change nothing.
 
 from __future__ import annotations
 
+import _random
 import random
 from typing import Any, Final
 
@@ -30,7 +31,7 @@ from engine.events import Event, Lazy
 from engine.record import Record
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
-from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits
+from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits, mask_count
 
 PHASES: Final = ("ready", "playing", "deal_over", "set_over")
 # Every Move the clock can make, prebuilt: MOVES[i] = (no end, left, right, discard).
@@ -142,7 +143,7 @@ class Dealt(Record):
 _TILES: Final = tuple(range(COUNT))
 
 
-def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
+def _shuffle(rules: RuleSet, rng: _random.Random) -> list[int]:
     """The 28 tile indices in a random order.
 
     Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's _randbelow
@@ -170,7 +171,11 @@ def _hands(rules: RuleSet, order: list[int]) -> tuple[int, ...]:
 
 def _too_many_balak(rules: RuleSet, hands: tuple[int, ...]) -> bool:
     limit = rules.redeal_min_balak
-    return limit > 0 and any((h & BALAK_MASK).bit_count() >= limit for h in hands)
+    if limit > 0:
+        for h in hands:
+            if mask_count(h & BALAK_MASK) >= limit:
+                return True
+    return False
 
 
 def start_deal(
@@ -235,7 +240,7 @@ def deal_tiles(rules: RuleSet, seed: int) -> Dealt:
     set aside. The random seat is drawn from the same generator after the last shuffle, so a
     PORDI deal is exactly what it was before Klasik existed.
     """
-    rng = random.Random(seed)
+    rng = _random.Random(seed)
     order = _shuffle(rules, rng)
     hands = _hands(rules, order)
     redeals = 0
@@ -294,7 +299,6 @@ def begin_deal(
     """
     _check_can_start(state)
     rules = state.rules
-    n = rules.players
     first = state.deal_number == 0
     if first and rules.first_opening_tile is not None:
         o = core.opening_index(rules)
@@ -313,7 +317,7 @@ def begin_deal(
         opener = state.last_winner if state.last_winner is not None else 0
     if not first and start is None and rules.opening_lead == "balak":
         # The leader must lead a balak; without one the lead passes on in turn (§2).
-        seats = core.seats_from(core.turn_order(n, rules.direction), opener)
+        seats = core.seats_from(rules.order, opener)
         opener = next((s for s in seats if hands[s] & BALAK_MASK), opener)
     number = state.deal_number + 1
     additional = _goal_reached(state)  # the set is only still on because first place is tied
@@ -325,8 +329,7 @@ def begin_deal(
         seed=seed,
         redeals=redeals,
         additional=additional,
-        players=n,
-        direction=rules.direction,
+        order=rules.order,
         start=start,
         set_aside=set_aside,
         boneyard=_boneyard(rules, set_aside, boneyard),

@@ -162,7 +162,8 @@ class RuleSet:
     # Derived from the fields above in ``__post_init__``, once: the engine reads them on every
     # deal, and a property would cost a Python call each time. Not options: ``to_dict`` and
     # ``from_dict`` leave them out.
-    _domi: dict[str, int] = field(init=False, compare=False, repr=False)
+    domi_award: dict[str, int] = field(init=False, compare=False, repr=False)
+    """``domi_award[result]``: the points of a Domi result (``domi_points`` as a dict)."""
     discard: bool = field(init=False, compare=False, repr=False)
     """A seat that cannot place discards a tile face down."""
     draws: bool = field(init=False, compare=False, repr=False)
@@ -182,6 +183,8 @@ class RuleSet:
     Tunggal: every seat is its own side."""
     side_seats: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     """``side_seats[seat]``: the seats that share ``seat``'s counter, itself included."""
+    order: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    """``order[seat]``: the seats in turn order after ``seat``, ending with ``seat`` itself."""
 
     def __post_init__(self) -> None:
         self._check_options()
@@ -194,7 +197,7 @@ class RuleSet:
         teams = self.mode == "ganda"
         sides = tuple(s % 2 if teams else s for s in range(self.players))
         return {
-            "_domi": dict(self.domi_points),
+            "domi_award": dict(self.domi_points),
             "discard": self.stuck == "discard",
             "draws": self.stuck == "draw",
             "teams": teams,
@@ -207,10 +210,11 @@ class RuleSet:
                 tuple(t for t in range(self.players) if sides[t] == sides[s])
                 for s in range(self.players)
             ),
+            "order": tuple(
+                tuple((s + self.direction * k) % self.players for k in range(1, self.players + 1))
+                for s in range(self.players)
+            ),
         }
-
-    def domi(self, result: str) -> int:
-        return self._domi[result]
 
     def team_of(self, seat: int) -> int:
         """Ganda: seats 0+2 are team 0, 1+3 team 1. Tunggal: every seat is its own side."""
@@ -286,7 +290,7 @@ class RuleSet:
                 f"turn_seconds must be one of {list(self.turn_seconds_choices)}, "
                 f"not {self.turn_seconds!r}"
             )
-        if sorted(self._domi) != sorted(DOMI_RESULTS):
+        if sorted(self.domi_award) != sorted(DOMI_RESULTS):
             raise BadRules(f"domi_points must give points for each of {list(DOMI_RESULTS)}")
         if len(self.ceki_one_used_up_points) != 2:
             raise BadRules("ceki_one_used_up_points is (dead end, live end)")

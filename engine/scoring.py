@@ -40,12 +40,13 @@ def classify_domi(
     used up when no tile of ``others`` bears it (§1.2).
     """
     a, b = LOW[tile], HIGH[tile]
-    if left != right and {a, b} == {left, right}:
+    award = rules.domi_award
+    if left != right and (a, b) in ((left, right), (right, left)):
         used = tuple(n for n in (left, right) if not others & WITH[n])
         if not used:
-            return DomiScore("ceki", rules.domi("ceki"), used)
+            return DomiScore("ceki", award["ceki"], used)
         if len(used) == 2:
-            return DomiScore("ceki_habis", rules.domi("ceki_habis"), used)
+            return DomiScore("ceki_habis", award["ceki_habis"], used)
         # Placed on the left end it matches ``left`` and leaves ``right`` as the last open
         # number (both ends then show it); and the other way round.
         last_open = right if end == LEFT else left
@@ -53,11 +54,11 @@ def classify_domi(
         return DomiScore("ceki", dead if last_open == used[0] else live, used)
     if left == right and a == b == left:
         if others & WITH[left]:
-            return DomiScore("ceki_balak", rules.domi("ceki_balak"), ())
-        return DomiScore("ceki_palang", rules.domi("ceki_palang"), (left,))
+            return DomiScore("ceki_balak", award["ceki_balak"], ())
+        return DomiScore("ceki_palang", award["ceki_palang"], (left,))
     if a == b:
-        return DomiScore("balak", rules.domi("balak"), ())
-    return DomiScore("biasa", rules.domi("biasa"), ())
+        return DomiScore("balak", award["balak"], ())
+    return DomiScore("biasa", award["biasa"], ())
 
 
 def side_points(rules: RuleSet, awards: dict[int, int]) -> list[int]:
@@ -79,26 +80,21 @@ class KandangScore(Record):
         self.winner = winner
 
 
-def _after(rules: RuleSet, seat: int) -> list[int]:
-    """Every seat in turn order starting after ``seat`` (``seat`` itself last)."""
-    n = rules.players
-    return [(seat + rules.direction * k) % n for k in range(1, n + 1)]
-
-
-def score_kandang(rules: RuleSet, locker: int, pips: list[int] | tuple[int, ...]) -> KandangScore:
+def score_kandang(rules: RuleSet, locker: int, pips: Sequence[int]) -> KandangScore:
+    """Score a deal ``locker`` locked (§1.3) from the pips left in each hand."""
     table = rules.kandang_table
-    order = _after(rules, locker)
+    after = rules.order[locker]
     sides = rules.sides
     side = sides[locker]
-    opponents = [s for s in order if sides[s] != side]
+    opponents = [s for s in after if sides[s] != side]
     p = pips[locker]
-    m = min(pips[s] for s in opponents)
+    m = min([pips[s] for s in opponents])
     if p < m:
         return KandangScore({locker: table.locker_lower}, locker)
     if rules.teams:
         # The opposing team scores; its seat with fewer pips wins (first in turn order on a tie).
         pts = table.tie_opponent if p == m else table.locker_higher[0]
-        best = next(s for s in opponents if pips[s] == m)
+        best = opponents[[pips[s] for s in opponents].index(m)]
         return KandangScore({best: pts}, _opener(rules, locker, best))
     awards: dict[int, int] = {}
     if p == m:
@@ -108,15 +104,15 @@ def score_kandang(rules: RuleSet, locker: int, pips: list[int] | tuple[int, ...]
         if table.tie_locker:
             awards[locker] = table.tie_locker
     else:
-        ranked = sorted(pips[s] for s in opponents)
+        ranked = sorted([pips[s] for s in opponents])
+        higher = rules.kandang_tie_share == "higher"
         for s in opponents:
-            if rules.kandang_tie_share == "higher":
-                rank = sum(1 for x in ranked if x < pips[s])
-            else:
-                rank = sum(1 for x in ranked if x <= pips[s]) - 1
+            ps = pips[s]
+            # Tied opponents share the higher award (the rank of the first of them) or the lower.
+            rank = ranked.index(ps) if higher else len(ranked) - 1 - ranked[::-1].index(ps)
             awards[s] = table.locker_higher[rank]
     top = max(awards.values())
-    best = next(s for s in order if awards.get(s, 0) == top)
+    best = next(s for s in after if awards.get(s, 0) == top)
     return KandangScore(awards, _opener(rules, locker, best))
 
 

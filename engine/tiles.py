@@ -69,6 +69,11 @@ def bits(mask: int) -> tuple[int, ...]:
     return LO_BITS[mask & HALF_MASK] + HI_BITS[mask >> _HALF]
 
 
+def mask_count(mask: int) -> int:
+    """How many tiles ``mask`` holds (``int.bit_count`` is a method call when compiled)."""
+    return len(LO_BITS[mask & HALF_MASK]) + len(HI_BITS[mask >> _HALF])
+
+
 def mask_pips(mask: int) -> int:
     """Total pips of the tiles in ``mask``."""
     return _LO_PIPS[mask & HALF_MASK] + _HI_PIPS[mask >> _HALF]
