@@ -12,6 +12,7 @@ scoring of a finished deal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from engine.rules import PRESET_SHAPES, RuleSet
@@ -201,6 +202,20 @@ def next_drawing(
     return -1
 
 
+# ``random.Random.random`` is the C generator's own method (``random.Random`` does not override
+# it): called directly, it skips the method lookup on the instance that ``rng.random()`` costs.
+_GENERATOR: Final = random.Random
+_NEXT_FLOAT: Final[Callable[[random.Random], float]] = random.Random.random
+
+
+def next_float(rng: random.Random) -> float:
+    """``rng.random()``: the next float in [0, 1). Every random move and every simulated move
+    draws one; a subclass that draws its own way (``random.SystemRandom``) still does."""
+    if type(rng) is _GENERATOR:
+        return _NEXT_FLOAT(rng)
+    return rng.random()
+
+
 def pick_random(
     hand: int, left: int, right: int, opening: int, rng: random.Random
 ) -> tuple[int, int]:
@@ -212,7 +227,7 @@ def pick_random(
     """
     if left < 0:
         options = bits(hand & opening)
-        return options[int(rng.random() * len(options))], NO_END
+        return options[int(next_float(rng) * len(options))], NO_END
     wl, wr = WITH[left], WITH[right]
     fit = hand & (wl | wr)
     # bits(fit) as its two halves, not joined: this runs on every move.
@@ -220,17 +235,17 @@ def pick_random(
     n_lo = len(lo)
     n = n_lo + len(hi)
     if left == right:
-        k = int(rng.random() * n)
+        k = int(next_float(rng) * n)
         i = lo[k] if k < n_lo else hi[k - n_lo]
         if wl >> i & 1 and wr >> i & 1:
-            return i, AT_LEFT if rng.random() < 0.5 else AT_RIGHT
+            return i, AT_LEFT if next_float(rng) < 0.5 else AT_RIGHT
         return i, NO_END
     two = hand & wl & wr  # tiles joining both ends: a second placement each
     if not two:
-        k = int(rng.random() * n)
+        k = int(next_float(rng) * n)
         return (lo[k] if k < n_lo else hi[k - n_lo]), NO_END
     twos = bits(two)
-    k = int(rng.random() * (n + len(twos)))
+    k = int(next_float(rng) * (n + len(twos)))
     if k >= n:
         return twos[k - n], AT_RIGHT
     i = lo[k] if k < n_lo else hi[k - n_lo]
@@ -313,7 +328,7 @@ def play_out(
         if left >= 0 and not hand & FIT[left][right]:
             if first is None:
                 tiles = bits(hand)  # discard rules: a seat that cannot place lays a tile down
-                i = tiles[int(rng.random() * len(tiles))]
+                i = tiles[int(next_float(rng) * len(tiles))]
             else:
                 i, first = first[0], None
             hands[seat] = hand = hand & ~(1 << i)

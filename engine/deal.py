@@ -29,7 +29,7 @@ from engine.errors import (
     WrongOpening,
 )
 from engine.events import Event, Lazy
-from engine.record import Record
+from engine.record import Record, mypyc_attr
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import (
@@ -108,6 +108,7 @@ class Move:
         return f"{self.tile}" + (f" ({self.end})" if self.end else "")
 
 
+@mypyc_attr(acyclic=True)
 class DealResult(Record):
     """How a deal ended and what each seat scored in it (Ganda: both partners show it)."""
 
@@ -190,6 +191,7 @@ class DealResult(Record):
         )
 
 
+@mypyc_attr(acyclic=True)
 class DealFacts(Record):
     """What a deal is from its first move to its last: nothing here changes while it is played."""
 
@@ -249,6 +251,7 @@ class DealFacts(Record):
         self.draws = draws
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Position(Record):
     """Where a deal stands: what every move changes."""
 
@@ -291,6 +294,7 @@ class Position(Record):
         self.result = result
 
 
+@mypyc_attr(acyclic=True)
 class DealState(Record):
     """A deal for its readers: its fixed facts and its position, each field by its old name."""
 

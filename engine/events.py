@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.record import Record
+from engine.record import Record, mypyc_attr
 
 KINDS: Final = (
     "redeal",
@@ -69,6 +69,7 @@ class Lazy:
         return repr(self.get())
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Event(Record):
     """An immutable event: ``kind`` and its fields (``data``, a fresh JSON-safe dict).
 

@@ -11,7 +11,7 @@ import random
 from typing import Any, Final
 
 from engine import core
-from engine.core import FIT, opening_mask, pick_random
+from engine.core import FIT, next_float, opening_mask, pick_random
 from engine.deal import (
     DISCARD,
     DealFacts,
@@ -28,7 +28,7 @@ from engine.deal import (
 )
 from engine.errors import BadScenario, DealInProgress, DealOver, NoDeal, SetOver
 from engine.events import Event, Lazy
-from engine.record import Record
+from engine.record import Record, mypyc_attr
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import ALL_TILES, BALAK_MASK, COUNT, FULL_MASK, HIGH, LOW, Tile, bits, mask_count
@@ -41,6 +41,7 @@ MOVES: Final[tuple[tuple[Move, ...], ...]] = tuple(
 OPEN_MOVES: Final = tuple(Move(t) for t in ALL_TILES)
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class MatchState(Record):
     _fields = (
         "rules",
@@ -110,6 +111,7 @@ def _check_can_start(state: MatchState) -> None:
         raise SetOver("the set is over; start a new match for the next set")
 
 
+@mypyc_attr(acyclic=True)
 class Dealt(Record):
     """What a seed deals (RULES.md §1.1, §2)."""
 
@@ -505,7 +507,7 @@ def random_legal_move(state: MatchState, rng: random.Random) -> Move:
         opening = FULL_MASK
         if not hand & FIT[left][right]:
             tiles = bits(hand)  # only reached under discard rules: else the seat would pass
-            return MOVES[tiles[int(rng.random() * len(tiles))]][3]
+            return MOVES[tiles[int(next_float(rng) * len(tiles))]][3]
     i, code = pick_random(hand, left, right, opening, rng)
     return MOVES[i][code]
 

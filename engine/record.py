@@ -13,9 +13,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, TypeVar
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # not installed: the attributes are read by the compiler only, not at run time
+
+    def mypyc_attr(*attrs: Any, **kwattrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
+__all__ = ["Record", "mypyc_attr"]
+
 R = TypeVar("R", bound="Record")
 
 
+# Compiled, a record is "acyclic": it holds values and never a reference back to itself, so
+# the garbage collector need not track it (cheaper to build and to free). Every subclass says
+# so too; the records the engine builds on every move also keep one freed instance to reuse.
+@mypyc_attr(acyclic=True)
 class Record:
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()

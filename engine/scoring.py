@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.record import Record
+from engine.record import Record, mypyc_attr
 from engine.rules import RuleSet
 from engine.tiles import HIGH, INDEX, LOW, PIPS, WITH, bits, mask_pips
 
@@ -17,6 +17,7 @@ LEFT: Final = "left"
 RIGHT: Final = "right"
 
 
+@mypyc_attr(acyclic=True)
 class DomiScore(Record):
     _fields = (
         "result",  # biasa, balak, ceki, ceki_habis, ceki_balak, ceki_palang
@@ -71,6 +72,7 @@ def side_points(rules: RuleSet, awards: dict[int, int]) -> list[int]:
     return points
 
 
+@mypyc_attr(acyclic=True)
 class KandangScore(Record):
     _fields = ("awards", "winner")  # awards: seat -> points (Ganda: to that seat's team)
     __slots__ = _fields
@@ -83,33 +85,33 @@ class KandangScore(Record):
 def score_kandang(rules: RuleSet, locker: int, pips: Sequence[int]) -> KandangScore:
     """Score a deal ``locker`` locked (§1.3) from the pips left in each hand."""
     table = rules.kandang_table
-    after = rules.order[locker]
     sides = rules.sides
     side = sides[locker]
-    opponents = [s for s in after if sides[s] != side]
+    after = rules.order[locker]
+    opponents = [s for s in after if sides[s] != side]  # in turn order after the locker
+    theirs = [pips[s] for s in opponents]
     p = pips[locker]
-    m = min([pips[s] for s in opponents])
+    m = min(theirs)
     if p < m:
         return KandangScore({locker: table.locker_lower}, locker)
     if rules.teams:
         # The opposing team scores; its seat with fewer pips wins (first in turn order on a tie).
         pts = table.tie_opponent if p == m else table.locker_higher[0]
-        best = opponents[[pips[s] for s in opponents].index(m)]
+        best = opponents[theirs.index(m)]
         return KandangScore({best: pts}, _opener(rules, locker, best))
     awards: dict[int, int] = {}
     if p == m:
-        for s in opponents:
-            if pips[s] == m:
+        for s, c in zip(opponents, theirs, strict=True):
+            if c == m:
                 awards[s] = table.tie_opponent
         if table.tie_locker:
             awards[locker] = table.tie_locker
     else:
-        ranked = sorted([pips[s] for s in opponents])
+        ranked = sorted(theirs)
         higher = rules.kandang_tie_share == "higher"
-        for s in opponents:
-            ps = pips[s]
+        for s, c in zip(opponents, theirs, strict=True):
             # Tied opponents share the higher award (the rank of the first of them) or the lower.
-            rank = ranked.index(ps) if higher else len(ranked) - 1 - ranked[::-1].index(ps)
+            rank = ranked.index(c) if higher else len(ranked) - 1 - ranked[::-1].index(c)
             awards[s] = table.locker_higher[rank]
     top = max(awards.values())
     best = next(s for s in after if awards.get(s, 0) == top)
@@ -151,6 +153,7 @@ def lowest_tile(rules: RuleSet, tiles: int) -> tuple[int, int]:
     )
 
 
+@mypyc_attr(acyclic=True)
 class CountScore(Record):
     _fields = ("counts", "winner", "points")
     __slots__ = _fields
