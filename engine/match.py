@@ -6,7 +6,6 @@ change caused, or raise an ``EngineError`` and change nothing.
 
 from __future__ import annotations
 
-import _random
 import random
 from typing import Any, Final
 
@@ -145,7 +144,7 @@ class Dealt(Record):
 _TILES: Final = tuple(range(COUNT))
 
 
-def _shuffle(rules: RuleSet, rng: _random.Random) -> list[int]:
+def _shuffle(rules: RuleSet, rng: random.Random) -> list[int]:
     """The 28 tile indices in a random order.
 
     Fisher-Yates driven by rng.random(): one cheap call per tile (random.shuffle's _randbelow
@@ -242,7 +241,7 @@ def deal_tiles(rules: RuleSet, seed: int) -> Dealt:
     set aside. The random seat is drawn from the same generator after the last shuffle, so a
     PORDI deal is exactly what it was before Klasik existed.
     """
-    rng = _random.Random(seed)
+    rng = random.Random(seed)
     order = _shuffle(rules, rng)
     hands = _hands(rules, order)
     redeals = 0
