@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from engine import ALL_TILES, BadRules, BadTile, RuleSet, Tile, pordi, rules_from_settings
-from engine.tiles import BALAK_MASK, PIPS, WITH, bits, mask_pips
+from engine import ALL_TILES, BadRules, BadTile, RuleSet, Tile, klasik, pordi, rules_from_settings
+from engine.rules import with_options
+from engine.tiles import BALAK_MASK, FULL_MASK, PIPS, WITH, bits, mask_count, mask_pips
 
 
 def test_the_double_six_set() -> None:
@@ -45,6 +46,8 @@ def test_mask_tables() -> None:
     assert bits(m) == (0, 13, 14, 27)
     assert mask_pips(m) == sum(PIPS[i] for i in (0, 13, 14, 27))
     assert bits(0) == ()
+    for mask in (0, m, BALAK_MASK, FULL_MASK, WITH[3], FULL_MASK & ~WITH[5]):
+        assert mask_count(mask) == mask.bit_count() == len(bits(mask))
 
 
 def test_pordi_defaults_and_round_trip() -> None:
@@ -86,3 +89,33 @@ def test_bad_rules(settings: object) -> None:
     with pytest.raises(BadRules) as exc:
         rules_from_settings(settings)
     assert exc.value.code == "bad_rules"
+
+
+def test_derived_fields_follow_the_options_and_are_not_options() -> None:
+    r = pordi()
+    assert (r.teams, r.counts, r.discard, r.draws, r.set_aside_count) == (
+        False,
+        False,
+        False,
+        False,
+        0,
+    )
+    assert r.set_goal == "most_after_deals" and r.kandang_table == r.kandang_tunggal
+    assert r.sides == (0, 1, 2, 3) and r.side_seats == ((0,), (1,), (2,), (3,))
+    assert r.order == ((1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2), (0, 1, 2, 3))
+    assert r.domi_award == dict(r.domi_points)
+    # Derived again on every copy with other options, never carried over.
+    g = with_options(r, mode="ganda", direction=-1)
+    assert g.teams and g.set_goal == "first_to_target" and g.kandang_table == g.kandang_ganda
+    assert g.sides == (0, 1, 0, 1) and g.side_seats == ((0, 2), (1, 3), (0, 2), (1, 3))
+    assert g.order[0] == (3, 2, 1, 0) and g.order[2] == (1, 0, 3, 2)
+    assert [g.team_of(s) for s in range(4)] == [0, 1, 0, 1] and g.partners(1) == (1, 3)
+    k = klasik(players=5, hand_size=5, stuck="draw", scoring="penalty")
+    assert k.face_up_start and (k.draws, k.counts, k.set_aside_count) == (True, True, 2)
+    assert k.set_goal == "least_after_deals" and k.order[4] == (0, 1, 2, 3, 4)
+    # They are not options: not written out, and refused when read back.
+    for rules in (r, g, k):
+        assert not {"teams", "order", "sides", "side_seats", "domi_award"} & set(rules.to_dict())
+        assert RuleSet.from_dict(rules.to_dict()) == rules
+    with pytest.raises(BadRules):
+        RuleSet.from_dict({**r.to_dict(), "order": [[1, 2, 3, 0]] * 4})
