@@ -251,6 +251,8 @@ class RuleSet:
                 raise BadRules(f"{self.preset} is played with {name} = {value!r}")
         if (self.scoring, self.mode) not in SET_GOALS:
             raise BadRules(f"{self.scoring} scoring is not played in {self.mode}")
+        if self.direction not in (1, -1):
+            raise BadRules("direction is 1 (clockwise) or -1")
 
     def _check_combination(self) -> None:
         """The options together (with the derived fields set)."""
@@ -298,8 +300,6 @@ class RuleSet:
             raise BadRules(f"kandang_tie_share must be one of {list(TIE_SHARES)}")
         if self.kandang_opener not in KANDANG_OPENERS:
             raise BadRules(f"kandang_opener must be one of {list(KANDANG_OPENERS)}")
-        if self.direction not in (1, -1):
-            raise BadRules("direction is 1 (clockwise) or -1")
         if self.scoring == "fixed":
             if len(self.kandang_tunggal.locker_higher) != self.players - 1:
                 raise BadRules("kandang_tunggal.locker_higher needs one award per opponent")

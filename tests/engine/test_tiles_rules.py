@@ -119,3 +119,7 @@ def test_derived_fields_follow_the_options_and_are_not_options() -> None:
         assert RuleSet.from_dict(rules.to_dict()) == rules
     with pytest.raises(BadRules):
         RuleSet.from_dict({**r.to_dict(), "order": [[1, 2, 3, 0]] * 4})
+    # An option they are derived from is checked before they are: a clear error, not a crash.
+    for bad in ("1", None, 0, 2):
+        with pytest.raises(BadRules, match="direction is 1"):
+            pordi(direction=bad)
