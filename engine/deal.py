@@ -33,7 +33,6 @@ from engine.record import Record, mypyc_attr
 from engine.rules import RuleSet
 from engine.scoring import LEFT, RIGHT
 from engine.tiles import (
-    ALL_TILES,
     DRAWN,
     HIGH,
     INDEX,
@@ -812,7 +811,3 @@ def open_turn(rules: RuleSet, facts: DealFacts, pos: Position) -> tuple[Position
     passed: list[Event] = []
     passes = _passes(facts.number, after, turn, pos.left, pos.right, (), passed)
     return pos._replace(turn=turn, passes=passes), passed
-
-
-def hand_tiles(pos: Position, seat: int) -> list[Tile]:
-    return [ALL_TILES[i] for i in bits(pos.hands[seat])]
