@@ -38,7 +38,7 @@ from engine.match import (
     start_deal,
 )
 from engine.replay import fold, replay_match
-from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings
+from engine.rules import KandangTable, RuleSet, klasik, pordi, rules_from_settings, stuck_alias
 from engine.tiles import ALL_TILES, Tile
 from engine.views import PUBLIC_EVENTS, event_view, view, views
 
@@ -91,6 +91,7 @@ __all__ = [
     "replay_match",
     "rules_from_settings",
     "start_deal",
+    "stuck_alias",
     "view",
     "views",
 ]

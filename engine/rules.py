@@ -8,7 +8,7 @@ turns the host's options into field values.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -56,6 +56,10 @@ PRESET_FIXED: dict[str, dict[str, Any]] = {
 }
 TILE_COUNT = 28
 MAX_SET_ASIDE = 5  # with a start tile, some seat can always play on it (6 other tiles per number)
+# Keys that stored rule sets (``to_dict`` of an earlier RuleSet) may hold but that are not
+# options: the turn clock (``turn_seconds`` and its choices) is the server's, a room setting
+# (app/presets.py); the engine has no time. ``from_dict`` drops them so those sets still load.
+DROPPED_KEYS = ("turn_seconds", "turn_seconds_choices")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +129,6 @@ class RuleSet:
     deals_per_set: int = 7  # Tunggal
     target_points: int = 7  # Ganda
     additional_game_on_tie: bool = True  # Tunggal: one more deal while first place is tied
-    turn_seconds: int = 15  # §1.6; the server's clock reads it, the engine does not
-    turn_seconds_choices: tuple[int, ...] = (15, 30, 60)
     redeal_min_balak: int = 5  # redeal while a hand holds this many balak (0: never)
     first_opening_tile: str | None = "6-6"  # first deal of a set: its holder opens with it
     scoring: str = "fixed"  # one of SCORINGS
@@ -287,11 +289,6 @@ class RuleSet:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1000:
                 raise BadRules(f"{name} must be an integer from 1 to 1000, not {v!r}")
-        if self.turn_seconds not in self.turn_seconds_choices:
-            raise BadRules(
-                f"turn_seconds must be one of {list(self.turn_seconds_choices)}, "
-                f"not {self.turn_seconds!r}"
-            )
         if sorted(self.domi_award) != sorted(DOMI_RESULTS):
             raise BadRules(f"domi_points must give points for each of {list(DOMI_RESULTS)}")
         if len(self.ceki_one_used_up_points) != 2:
@@ -327,7 +324,9 @@ class RuleSet:
         if not isinstance(d, dict):
             raise BadRules(f"rules must be an object, not {d!r}")
         known = {f.name for f in fields(cls) if f.init}
-        d = _stuck_alias(d)
+        d = stuck_alias(d)
+        for key in DROPPED_KEYS:
+            d.pop(key, None)
         unknown = sorted(set(d) - known)
         if unknown:
             raise BadRules(f"unknown rule option(s): {', '.join(unknown)}")
@@ -339,7 +338,7 @@ class RuleSet:
                 if not isinstance(v, dict):
                     raise BadRules("domi_points is an object result -> points")
                 kw[k] = tuple((str(r), _int(p)) for r, p in v.items())
-            elif k in ("ceki_one_used_up_points", "turn_seconds_choices"):
+            elif k == "ceki_one_used_up_points":
                 if not isinstance(v, list | tuple):
                     raise BadRules(f"{k} is a list of integers")
                 kw[k] = tuple(_int(x) for x in v)
@@ -351,18 +350,23 @@ class RuleSet:
             raise BadRules(str(exc)) from exc
 
 
-def _stuck_alias(d: dict[str, Any]) -> dict[str, Any]:
-    """The old boolean ``discard`` (stored rooms and rules) read as ``stuck``."""
-    if "discard" not in d:
-        return d
-    d = dict(d)
-    flag = d.pop("discard")
+def stuck_alias(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``settings`` with the old boolean ``discard`` read as ``stuck``: true is
+    "discard", false "pass". Rooms and rule sets stored before ``stuck`` have it, and clients
+    may still send it. None (JSON null) is "not given", for either key. ``BadRules`` when
+    ``discard`` is not a boolean or contradicts ``stuck``."""
+    out = dict(settings)
+    flag = out.pop("discard", None)
+    if flag is None:
+        return out
     if not isinstance(flag, bool):
         raise BadRules(f"discard must be true or false, not {flag!r}")
     stuck = "discard" if flag else "pass"
-    if d.setdefault("stuck", stuck) != stuck:
-        raise BadRules(f"discard = {flag} contradicts stuck = {d['stuck']!r}")
-    return d
+    if out.get("stuck") is None:
+        out["stuck"] = stuck
+    elif out["stuck"] != stuck:
+        raise BadRules(f"discard = {flag} contradicts stuck = {out['stuck']!r}")
+    return out
 
 
 def pordi(
@@ -405,8 +409,7 @@ def klasik(
     if not isinstance(seven_tiles, bool):
         raise BadRules(f"seven_tiles must be true or false, not {seven_tiles!r}")
     if "discard" in options:
-        given = {} if stuck is None else {"stuck": stuck}
-        stuck = _stuck_alias({"discard": options.pop("discard"), **given})["stuck"]
+        stuck = stuck_alias({"discard": options.pop("discard"), "stuck": stuck})["stuck"]
     if isinstance(players, bool) or players not in (4, 5):
         raise BadRules(f"klasik is played by 4 or 5 players, not {players!r}")
     if seven_tiles and players != 4:

@@ -24,6 +24,7 @@ from engine import (
     replay_match,
     rules_from_settings,
     start_deal,
+    stuck_alias,
     view,
 )
 from engine.bots import HardBot
@@ -79,6 +80,12 @@ def test_stuck_choices_and_the_discard_alias() -> None:
     assert RuleSet.from_dict(old) == klasik(stuck="pass")
     with pytest.raises(EngineError, match="contradicts"):
         rules_from_settings({"preset": "klasik", "discard": True, "stuck": "pass"})
+    with pytest.raises(EngineError, match="true or false"):
+        stuck_alias({"discard": 2})
+    # None is "not given" for either key; both keys agreeing are one choice.
+    assert stuck_alias({"discard": None, "stuck": "draw"}) == {"stuck": "draw"}
+    assert stuck_alias({"discard": False, "stuck": None}) == {"stuck": "pass"}
+    assert klasik(discard=None) == klasik() and klasik(discard=False, stuck="pass").stuck == "pass"
     with pytest.raises(EngineError, match="stuck must be one of"):
         klasik(stuck="sometimes")
 

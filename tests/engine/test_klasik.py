@@ -94,12 +94,11 @@ def test_presets_are_data() -> None:
 def test_settings_and_round_trip() -> None:
     r = rules_from_settings(
         {"preset": "klasik", "mode": "tunggal", "players": 5, "discard": False,
-         "zero_zero_25": True, "scoring": "penalty", "deals_per_set": 5, "turn_seconds": 30}
+         "zero_zero_25": True, "scoring": "penalty", "deals_per_set": 5}
     )  # fmt: skip
     assert (r.players, r.discard, r.zero_zero_25, r.scoring, r.deals_per_set) == (
         5, False, True, "penalty", 5
     )  # fmt: skip
-    assert r.turn_seconds == 30
     for rules in (r, K4, K5, K7, pordi(), pordi("ganda")):
         d = json.loads(json.dumps(rules.to_dict()))
         assert RuleSet.from_dict(d) == rules

@@ -80,7 +80,6 @@ def test_rule_choices_are_single_switches() -> None:
         {"preset": "pordi", "deals_per_set": 0},
         {"preset": "pordi", "target_points": "7"},
         {"preset": "pordi", "colour": "red"},
-        {"preset": "pordi", "turn_seconds": 20},
         {"preset": "pordi", "kandang_tie_share": "middle"},
         "pordi",
     ],
@@ -89,6 +88,15 @@ def test_bad_rules(settings: object) -> None:
     with pytest.raises(BadRules) as exc:
         rules_from_settings(settings)
     assert exc.value.code == "bad_rules"
+
+
+def test_the_turn_clock_is_not_a_rule() -> None:
+    """The clock is the server's (a room setting); rule sets stored with it still load."""
+    rules = pordi("ganda")
+    assert not {"turn_seconds", "turn_seconds_choices"} & set(rules.to_dict())
+    stored = {**rules.to_dict(), "turn_seconds": 30, "turn_seconds_choices": [15, 30, 60]}
+    assert RuleSet.from_dict(stored) == rules
+    assert rules_from_settings({"preset": "klasik", "turn_seconds": 60}) == klasik()
 
 
 def test_derived_fields_follow_the_options_and_are_not_options() -> None:
