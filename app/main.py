@@ -20,21 +20,23 @@ from app.api import api_router, health
 from app.api import sets as history_api
 from app.api.auth import document_bans
 from app.api.errors import install_error_handlers, install_openapi, operation_id
-from app.api.ratelimit import Limiter, SocketCap, document_rate_limits, trust_proxy_headers
+from app.api.ratelimit import Limiter, document_rate_limits
 from app.bus.redis import RedisBus
+from app.clients import trust_proxy_headers
 from app.live import LiveTables, NullLiveTables
 from app.metrics import Metrics, MetricsMiddleware
 from app.rooms.bots import close_shared_runner, configure_shared_runner
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
 from app.rooms.manager import TableManager
+from app.rooms.store import SqlGameStore
 from app.rooms.sweeper import Sweeper
 from app.rooms.table import TableConfig
 from app.settings import Settings, get_settings
 from app.store import migrate
 from app.store.db import Database
-from app.store.games import SqlGameStore
 from app.ws.endpoint import router as ws_router
+from app.ws.limits import SocketCap
 
 log = logging.getLogger("gaple")
 
@@ -160,15 +162,7 @@ async def _drain(app: FastAPI, grace: float) -> None:
 def table_manager(app: FastAPI) -> TableManager:
     """The live tables of this node, on the real clock, storing moves in the app's database."""
     settings: Settings = app.state.settings
-    config = TableConfig(
-        deal_pause=settings.deal_pause_seconds,
-        bot_min_delay=settings.bot_min_delay,
-        bot_max_delay=settings.bot_max_delay,
-        host_away=settings.host_away_seconds,
-        abandoned_after=settings.abandoned_table_seconds,
-        chat_rate_count=settings.chat_rate_count,
-        chat_rate_window=settings.chat_rate_seconds,
-    )
+    config = TableConfig.from_settings(settings)
     configure_shared_runner(settings.bot_workers)  # hard bots think in these processes
     manager = TableManager(
         SqlGameStore(app.state.db), clock=SystemClock(), config=config, metrics=app.state.metrics

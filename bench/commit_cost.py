@@ -32,10 +32,10 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rooms.store import MoveRecord
+from app.rooms.store import SqlGameStore, write_moves
 from app.store import migrate, players, rooms
 from app.store.db import Database
-from app.store.games import SqlGameStore, _write_moves
+from app.store.records import MoveRecord
 
 PG_SERVER = "postgres@127.0.0.1:5432"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -103,7 +103,7 @@ async def measure(url: str, driver: Driver, commits: int) -> None:
 
         async def via_held(n: int) -> None:
             async with held_conn.begin():
-                await _write_moves(held_conn, moves.take(n))
+                await write_moves(held_conn, moves.take(n))
 
         await via_store(1)  # warm the statement caches
         await via_held(1)

@@ -48,7 +48,7 @@ DEAL_LENGTH = 20  # placements before the fake line starts over
 
 
 def dumps(message: dict[str, Any]) -> str:
-    # The game server's serialiser (app.ws.messages.dumps), copied so the relay imports no app code.
+    # The game server's serialiser (app.rooms.protocol.dumps), copied: the relay imports no app.
     return orjson.dumps(message).decode()
 
 

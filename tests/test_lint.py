@@ -29,3 +29,19 @@ def test_code_is_formatted() -> None:
 def test_mypy_strict_is_clean() -> None:
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_refuses_a_stray_frame(tmp_path: Path) -> None:
+    """``protocol.dumps`` takes the server's message union only: a frame of no documented shape
+    is a type error, not a frame."""
+    stray = tmp_path / "stray.py"
+    stray.write_text(
+        "from app.rooms.protocol import dumps\n"
+        'dumps({"type": "pong", "t": 1})\n'
+        'dumps({"type": "nope", "t": 1})\n'
+        'dumps({"kind": "x"})\n'
+    )
+    result = run("mypy", "--strict", "--follow-imports=silent", str(stray))
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert [line.split(":")[1] for line in errors] == ["3", "4"], result.stdout

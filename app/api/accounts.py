@@ -14,7 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from app.api import lobby
-from app.api.auth import CurrentPlayer, hash_token, new_token
+from app.api.auth import CurrentPlayer
 from app.api.deps import SessionDep, SettingsDep
 from app.api.errors import (
     ERROR_SCHEMA,
@@ -30,6 +30,7 @@ from app.players import accounts, bans, profiles, sessions
 from app.players.accounts import USERNAME_RULE, AccountError
 from app.players.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
 from app.players.ratings import DISPLAY_BASE, DISPLAY_SCALE
+from app.players.sessions import hash_token, new_token
 from app.store.models import RATED_MODES, Player
 
 router = APIRouter(tags=["players"])
@@ -305,10 +306,7 @@ async def get_leaderboard(
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> LeaderboardOut:
     """Players with at least 5 rated sets in ``mode``, by displayed rating (best first)."""
-    try:
-        board = await profiles.leaderboard(session, mode=mode, limit=limit, cursor=cursor)
-    except profiles.BadCursor as exc:
-        raise Invalid(str(exc), field="cursor") from None
+    board = await profiles.leaderboard(session, mode=mode, limit=limit, cursor=cursor)
     return LeaderboardOut.model_validate(board)
 
 

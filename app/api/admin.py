@@ -34,12 +34,12 @@ from app.api.rooms import SeatNumber, _base_url
 from app.api.schemas import RoomOut
 from app.live import TableSummary
 from app.players import bans
+from app.presets import seat_count
 from app.rooms.lifecycle import FINAL
-from app.rooms.settings import seat_count
 from app.rooms.state import BOT_KIND
+from app.rooms.store import SqlGameStore
 from app.settings import Settings
 from app.store import rooms
-from app.store.games import SqlGameStore
 
 log = logging.getLogger(__name__)
 

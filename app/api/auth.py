@@ -1,26 +1,20 @@
-"""Guest tokens: random bearer secrets, stored only as an HMAC keyed by the server secret.
-
-A leaked database therefore doesn't leak usable tokens, and lookups stay a single indexed
-equality (HMAC is deterministic, unlike a salted password hash — fine for 256-bit random tokens).
-"""
+"""The REST edge of authentication: a bearer token on a request names its player (the tokens
+themselves are app/players/sessions.py's)."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import SessionDep
 from app.api.errors import ERROR_SCHEMA, Forbidden, Unauthorized
 from app.api.ratelimit import _api_routes
-from app.players import bans, sessions
+from app.players import bans
+from app.players.sessions import authenticate_token
 from app.store import players
 from app.store.models import Player
 from app.store.types import utcnow
@@ -29,33 +23,6 @@ from app.store.types import utcnow
 LAST_SEEN_RESOLUTION = timedelta(minutes=1)
 
 _bearer = HTTPBearer(auto_error=False, description="The token from POST /api/guests")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str, *, secret_key: str) -> str:
-    return hmac.new(secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
-
-
-async def authenticate_token(
-    session: AsyncSession, token: str, *, secret_key: str | None = None
-) -> Player | None:
-    """The player a bearer token belongs to, or None. Read-only.
-
-    ``secret_key`` defaults to the one the app's session factory put in ``session.info``, so the
-    WebSocket endpoint can call ``await authenticate_token(session, token)`` with a session from
-    ``app.state.db.session()``.
-    """
-    if not token or len(token) > 256:
-        return None
-    key = secret_key if secret_key is not None else session.info.get("secret_key")
-    if not key:
-        raise RuntimeError("authenticate_token needs a session from Database or a secret_key")
-    # A guest's first token, or one from a login (app.players.sessions).
-    token_hash = hash_token(token, secret_key=key)
-    return await sessions.player_for_token_hash(session, token_hash=token_hash)
 
 
 async def current_player(

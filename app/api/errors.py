@@ -17,6 +17,9 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.cursors import BadCursor
+from app.errors import GapleError, error_body
+
 log = logging.getLogger(__name__)
 
 # Every code the REST API answers with, the one list OpenAPI's enum is made from. A new code
@@ -58,7 +61,9 @@ ErrorCode = Literal[
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 
 
-class ApiError(Exception):
+class ApiError(GapleError):
+    """A REST refusal: ``status`` is its HTTP status, ``headers`` go with the answer."""
+
     status = 400
     code = "bad_request"
 
@@ -70,10 +75,7 @@ class ApiError(Exception):
         field: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code or self.code
-        self.field = field
+        super().__init__(code, message, field=field)
         self.headers = headers
 
 
@@ -99,13 +101,6 @@ class Invalid(ApiError):
 
 class Unavailable(ApiError):
     status, code = 503, "unavailable"
-
-
-def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if field is not None:
-        error["field"] = field
-    return {"error": error}
 
 
 # OpenAPI: the shape, once, as the component every error response refers to.
@@ -183,6 +178,12 @@ async def _api_error(_request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _bad_cursor(_request: Request, exc: Exception) -> JSONResponse:
+    # Routes hand a page cursor on untouched: one the server did not give out is answered here.
+    assert isinstance(exc, BadCursor)
+    return JSONResponse(error_body(exc.code, exc.message, exc.field), status_code=Invalid.status)
+
+
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
@@ -223,6 +224,7 @@ async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(BadCursor, _bad_cursor)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     for unreachable in (DBAPIError, PoolTimeout, ConnectionError):

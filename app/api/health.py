@@ -19,8 +19,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from app.api.errors import error_body, error_responses
+from app.api.errors import error_responses
 from app.api.schemas import HealthOut
+from app.errors import error_body
 
 router = APIRouter(tags=["health"])
 probes = APIRouter(tags=["health"])  # at the root, where orchestrators look for them

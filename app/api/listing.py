@@ -2,41 +2,19 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.errors import Invalid
+from app import cursors
 from app.api.lobby import free_seats, share_link
 from app.api.schemas import RoomList, RoomSettings, RoomSummary
 from app.live import LiveTables
-from app.rooms.settings import with_defaults
+from app.presets import with_defaults
 from app.store import players, rooms
-from app.store.models import Room
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
-
-
-def encode_cursor(room: Room) -> str:
-    """Opaque to clients: the (active_at, id) the next page starts after."""
-    raw = json.dumps([room.active_at.isoformat(), room.id]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        at, room_id = json.loads(raw)
-        when = datetime.fromisoformat(at)
-        if when.tzinfo is None or not isinstance(room_id, str):
-            raise ValueError(cursor)
-    except (ValueError, TypeError, binascii.Error):
-        raise Invalid("cursor is not one this server gave out", field="cursor") from None
-    return when, room_id
 
 
 async def usable_rooms(
@@ -47,7 +25,8 @@ async def usable_rooms(
     limit: int = DEFAULT_PAGE,
     cursor: str | None = None,
 ) -> RoomList:
-    after = decode_cursor(cursor) if cursor else None
+    # The (active_at, id) of the last room of the previous page.
+    after = cursors.decode(cursor, datetime, str) if cursor else None
     # One more than asked: whether there is a next page, without a count query.
     listed = await rooms.list_usable(session, limit=limit + 1, after=after)
     more = len(listed) > limit
@@ -75,4 +54,5 @@ async def usable_rooms(
                 active_at=room.active_at,
             )
         )
-    return RoomList(rooms=summaries, next_cursor=encode_cursor(listed[-1]) if more else None)
+    next_cursor = cursors.encode(listed[-1].active_at, listed[-1].id) if more else None
+    return RoomList(rooms=summaries, next_cursor=next_cursor)

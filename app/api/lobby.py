@@ -15,7 +15,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from app.api.auth import hash_token, new_token
 from app.api.errors import ApiError, Conflict, Forbidden, Invalid, NotFound, Unavailable
 from app.api.schemas import (
     PlayerOut,
@@ -25,9 +24,8 @@ from app.api.schemas import (
     SeatOut,
 )
 from app.live import LiveTables
-from app.rooms import lifecycle
-from app.rooms.lifecycle import LifecycleError
-from app.rooms.settings import (
+from app.players.sessions import hash_token, new_token
+from app.presets import (
     KLASIK_OPTIONS,
     LISTED,
     PRESET_DEFAULTS,
@@ -37,9 +35,10 @@ from app.rooms.settings import (
     allow_join_bots_default,
     rule_settings,
     seat_count,
-    stuck_alias,
     with_defaults,
 )
+from app.rooms import lifecycle
+from app.rooms.lifecycle import LifecycleError
 from app.store import players, rooms
 from app.store.models import Player, Room, Seat
 
@@ -315,7 +314,7 @@ async def change_settings(
     if room.quickplay:
         raise Conflict("a quick-play table keeps its settings", code="quickplay_room")
     changes = patch.model_dump(exclude_none=True)
-    current = stuck_alias(room.settings)  # a row stored before `stuck` has `discard`
+    current = engine.stuck_alias(room.settings)  # a row stored before `stuck` has `discard`
     if changes.get("preset", current.get("preset")) != current.get("preset"):
         for key in PRESET_DEPENDENT:  # the new preset's defaults, unless the patch sets them
             current.pop(key, None)

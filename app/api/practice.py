@@ -19,8 +19,8 @@ from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
 from app.api.rooms import AUTH, BAD, STATE, _base_url
 from app.api.schemas import PracticeIn, PracticeOut, RoomSettings
+from app.presets import LISTED, PRACTICE_PUBLIC, PRACTICE_RATED, seat_count
 from app.rooms import lifecycle
-from app.rooms.settings import LISTED, PRACTICE_PUBLIC, PRACTICE_RATED, seat_count
 from app.store import rooms
 from app.store.models import Player, Room
 

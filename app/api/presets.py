@@ -6,8 +6,8 @@ from fastapi import APIRouter
 
 from app.api.deps import SettingsDep
 from app.api.schemas import PresetsOut
+from app.presets import catalogue
 from app.rooms import chat
-from app.rooms.settings import catalogue
 
 router = APIRouter(tags=["rooms"])
 

@@ -1,8 +1,8 @@
 """Abuse limits per client address: rate limits on the REST calls that create or move things,
 and the cap on WebSockets held at once.
 
-* ``client_address(conn)`` is the one answer to "who is this": the socket cap and every rate
-  limit count against it.
+* ``client_address(conn)`` (app/clients.py) is the one answer to "who is this": the socket cap
+  and every rate limit count against it.
 * ``Depends(rate_limit("guests"))`` on a route spends one unit of the caller's budget for that
   name (the setting ``GAPLE_RATE_GUESTS``), or answers 429 ``rate_limited`` with Retry-After.
 * ``await limiter_of(request).hit("login_user", rate, key)`` is the same for any key (e.g. a
@@ -15,10 +15,8 @@ node spends from the same budget.
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
@@ -32,46 +30,12 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute
 
 from app.api.errors import ERROR_SCHEMA, ApiError
+from app.clients import client_address
 from app.settings import Settings
-
-UNKNOWN_ADDRESS = "unknown"
 
 
 class RateLimited(ApiError):
     status, code = 429, "rate_limited"
-
-
-def client_address(conn: HTTPConnection) -> str:
-    """The address a request or a socket counts against.
-
-    The peer's address as the ASGI server saw it; in production, ``trust_proxy_headers`` has
-    already replaced it with the client named by a trusted proxy's X-Forwarded-For. An IPv6
-    client counts as its /64, which is what one subscriber gets (else each of its 2**64
-    addresses would have a budget of its own).
-    """
-    host = conn.client.host if conn.client else ""
-    if not host:
-        return UNKNOWN_ADDRESS
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an IP (a Unix socket, a test client's name): count it as it is
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
-def trust_proxy_headers(app: FastAPI, settings: Settings) -> None:
-    """In production the app sits behind a proxy: believe X-Forwarded-For/-Proto, but only from
-    the proxies in FORWARDED_ALLOW_IPS (uvicorn's middleware does the parsing; applying it
-    again, as ``gaple serve`` also does in production, changes nothing). Elsewhere the headers
-    are ignored: anybody can send them."""
-    if settings.production:
-        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
-
-        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
 
 
 @lru_cache(maxsize=64)
@@ -170,26 +134,3 @@ def _limited_response(field: str) -> dict[str, Any]:
             }
         },
     }
-
-
-class SocketCap:
-    """WebSockets held at once per client address, on this node (a plain count: sockets live
-    on one node, and a node that dies takes its sockets with it)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._open: Counter[str] = Counter()
-
-    def acquire(self, address: str) -> bool:
-        if self._open[address] >= self.limit:
-            return False
-        self._open[address] += 1
-        return True
-
-    def release(self, address: str) -> None:
-        self._open[address] -= 1
-        if self._open[address] <= 0:
-            del self._open[address]
-
-    def held(self, address: str) -> int:
-        return self._open[address]

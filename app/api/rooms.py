@@ -12,7 +12,7 @@ from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
 from app.api.ratelimit import rate_limit
 from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
-from app.rooms.settings import MAX_SEATS
+from app.presets import MAX_SEATS
 
 router = APIRouter(prefix="/rooms", tags=["rooms"])
 

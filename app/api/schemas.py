@@ -7,8 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from app.rooms import settings as rs
-from app.rooms.settings import (
+import engine
+from app import presets as rs
+from app.presets import (
     BotKind,
     CloseReason,
     Mode,
@@ -18,7 +19,7 @@ from app.rooms.settings import (
     Stuck,
 )
 
-# Literals rather than free strings, all from app/rooms/settings.py; combinations are checked by
+# Literals rather than free strings, all from app/presets.py; combinations are checked by
 # the engine (app.api.lobby).
 RoomStatus = rs.Status
 
@@ -68,7 +69,14 @@ class _StuckAlias(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _discard_is_stuck(cls, data: Any) -> Any:
-        return rs.stuck_alias(data) if isinstance(data, dict) and "discard" in data else data
+        if not isinstance(data, dict) or "discard" not in data:
+            return data
+        try:
+            return engine.stuck_alias(data)
+        except engine.BadRules:
+            # Not a boolean, or contradicting ``stuck``: left in, to be refused as a field these
+            # models do not have (a 422 naming ``discard``).
+            return data
 
 
 def _klasik(description: str) -> Any:

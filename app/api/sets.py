@@ -10,7 +10,7 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.api.deps import SessionDep
-from app.api.errors import ERROR_SCHEMA, Invalid, NotFound
+from app.api.errors import ERROR_SCHEMA, NotFound
 from app.players import history
 
 router = APIRouter(tags=["history"])
@@ -207,10 +207,7 @@ async def list_player_sets(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Sets per page")] = 20,
     cursor: Annotated[str | None, Query(max_length=64, description="`next_cursor`")] = None,
 ) -> SetPage:
-    try:
-        page = await history.player_sets(session, player_id=player_id, limit=limit, cursor=cursor)
-    except history.BadCursor as exc:
-        raise Invalid(str(exc), field="cursor") from exc
+    page = await history.player_sets(session, player_id=player_id, limit=limit, cursor=cursor)
     if page is None:
         raise NotFound(f"there is no player {player_id}")
     return SetPage.model_validate(page)

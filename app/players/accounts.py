@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.errors import GapleError
 from app.players.passwords import hash_password, needs_rehash, verify_password
 from app.store.models import Account, Player
 
@@ -24,12 +25,8 @@ USERNAME_RULE = "3 to 20 characters: a-z, 0-9 and _ (case does not matter)"
 BAD_CREDENTIALS = "wrong username or password"
 
 
-class AccountError(Exception):
+class AccountError(GapleError):
     """codes: invalid_username, username_taken, already_saved, bad_credentials, no_account."""
-
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.field = code, message, field
 
 
 def fold_username(raw: str) -> str:

@@ -12,8 +12,6 @@ in a set (deals are played one after another), so they are always a prefix of th
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
+from app import cursors
 from app.players.profiles import change_view
 from app.store.models import (
     FAIR_SHUFFLE,
@@ -47,26 +46,6 @@ def replay_path(set_id: int) -> str:
 # --- a player's sets ----------------------------------------------------------------------------
 
 
-class BadCursor(ValueError):
-    pass
-
-
-def encode_cursor(set_id: int) -> str:
-    return base64.urlsafe_b64encode(f"set:{set_id}".encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> int:
-    """The set id a page continues after (pages run newest first, by set id)."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
-        raise BadCursor("not a cursor from this list") from exc
-    kind, _, number = raw.partition(":")
-    if kind != "set" or not number.isascii() or not number.isdigit():
-        raise BadCursor("not a cursor from this list")
-    return int(number)
-
-
 async def player_sets(
     session: AsyncSession, *, player_id: str, limit: int, cursor: str | None = None
 ) -> dict[str, Any] | None:
@@ -80,8 +59,9 @@ async def player_sets(
         .join(Room, Room.id == GameSet.room_id)
         .where(SetPlayer.player_id == player_id)
     )
-    if cursor is not None:
-        query = query.where(GameSet.id < decode_cursor(cursor))
+    if cursor is not None:  # pages run newest first, by set id
+        (after,) = cursors.decode(cursor, int)
+        query = query.where(GameSet.id < after)
     rows = (await session.execute(query.order_by(GameSet.id.desc()).limit(limit + 1))).all()
     more, rows = len(rows) > limit, rows[:limit]
     set_ids = [game_set.id for _, game_set, _ in rows]
@@ -117,7 +97,7 @@ async def player_sets(
         for me, game_set, code in rows
     ]
     last = set_ids[-1] if more and set_ids else None
-    return {"sets": items, "next_cursor": None if last is None else encode_cursor(last)}
+    return {"sets": items, "next_cursor": None if last is None else cursors.encode(last)}
 
 
 def _standing(me: SetPlayer, game_set: GameSet) -> dict[str, Any] | None:

@@ -5,14 +5,12 @@ Read-only queries; every response shape is documented in docs/API.md.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import cursors
 from app.players.accounts import usernames
 from app.players.ratings import MIN_LEADERBOARD_SETS, MODEL, displayed
 from app.store.models import (
@@ -27,10 +25,6 @@ from app.store.models import (
 )
 
 HISTORY_LENGTH = 20  # rating changes shown per mode on a profile
-
-
-class BadCursor(ValueError):
-    pass
 
 
 def change_view(change: RatingChange) -> dict[str, Any]:
@@ -113,22 +107,6 @@ async def _deals_won(session: AsyncSession, player_id: str, mode: str) -> dict[s
 # --- the leaderboard ----------------------------------------------------------------------------
 
 
-def encode_cursor(ordinal: float, player_id: str) -> str:
-    raw = json.dumps([ordinal, player_id]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[float, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        ordinal, player_id = json.loads(raw)
-        if not isinstance(player_id, str) or not isinstance(ordinal, int | float):
-            raise TypeError
-        return float(ordinal), player_id
-    except (binascii.Error, ValueError, TypeError) as exc:
-        raise BadCursor("cursor is not one this server gave out") from exc
-
-
 async def leaderboard(
     session: AsyncSession, *, mode: str, limit: int, cursor: str | None
 ) -> dict[str, Any]:
@@ -137,7 +115,7 @@ async def leaderboard(
     query = select(Rating, Player.name).join(Player, Player.id == Rating.player_id).where(ranked)
     position = 0
     if cursor is not None:
-        after_ordinal, after_id = decode_cursor(cursor)
+        after_ordinal, after_id = cursors.decode(cursor, float, str)
         before_or_at = or_(
             Rating.ordinal > after_ordinal,
             and_(Rating.ordinal == after_ordinal, Rating.player_id <= after_id),
@@ -173,7 +151,7 @@ async def leaderboard(
         "mode": mode,
         "min_rated_sets": MIN_LEADERBOARD_SETS,
         "players": entries,
-        "next_cursor": encode_cursor(last.ordinal, last.player_id) if more and last else None,
+        "next_cursor": cursors.encode(last.ordinal, last.player_id) if more and last else None,
     }
 
 

@@ -1,10 +1,16 @@
-"""Tokens: a guest's first token lives on its player row; every login adds a session row.
+"""Tokens: random bearer secrets. A guest's first token lives on its player row; every login adds
+a session row.
 
-Both are stored only as the HMAC of the token (app.api.auth.hash_token), so a leaked database
-leaks no usable token, and a lookup stays one indexed equality.
+Both are stored only as the HMAC of the token keyed by the server secret (``hash_token``), so a
+leaked database leaks no usable token, and a lookup stays one indexed equality (HMAC is
+deterministic, unlike a salted password hash — fine for 256-bit random tokens).
 """
 
 from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -44,3 +50,30 @@ async def end_session(
             )
         )
     await session.flush()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str, *, secret_key: str) -> str:
+    return hmac.new(secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
+
+
+async def authenticate_token(
+    session: AsyncSession, token: str, *, secret_key: str | None = None
+) -> Player | None:
+    """The player a bearer token belongs to, or None. Read-only.
+
+    ``secret_key`` defaults to the one the app's session factory put in ``session.info``, so the
+    WebSocket endpoint can call ``await authenticate_token(session, token)`` with a session from
+    ``app.state.db.session()``.
+    """
+    if not token or len(token) > 256:
+        return None
+    key = secret_key if secret_key is not None else session.info.get("secret_key")
+    if not key:
+        raise RuntimeError("authenticate_token needs a session from Database or a secret_key")
+    # A guest's first token, or one from a login (app.players.sessions).
+    token_hash = hash_token(token, secret_key=key)
+    return await player_for_token_hash(session, token_hash=token_hash)

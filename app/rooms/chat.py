@@ -18,7 +18,10 @@ from __future__ import annotations
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Any
+
+from app.errors import GapleError
+from app.rooms.protocol import KeptLine
 
 MAX_CHARS = 200
 HISTORY_LINES = 50
@@ -37,25 +40,9 @@ PHRASES: dict[str, tuple[str, str]] = {
     "gg": ("Permainan bagus", "Good game"),
 }
 
-Kind = Literal["chat", "react", "phrase"]
 
-
-class ChatFrame(TypedDict, total=False):
-    type: Kind
-    seat: int  # a seat's message ...
-    spectator: bool  # ... or a spectator's (then True)
-    name: str | None
-    text: str
-    emoji: str
-    id: str
-    server_time: int
-
-
-class ChatRefused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class ChatRefused(GapleError):
+    """A chat, reaction or phrase the table will not pass on."""
 
 
 @dataclass(slots=True)
@@ -63,9 +50,7 @@ class ChatState:
     """A table's chat: the kept lines (each with whether only spectators may see it) and each
     sender's recent message times for the rate limit."""
 
-    lines: deque[tuple[bool, ChatFrame]] = field(
-        default_factory=lambda: deque(maxlen=HISTORY_LINES)
-    )
+    lines: deque[tuple[bool, KeptLine]] = field(default_factory=lambda: deque(maxlen=HISTORY_LINES))
     recent: dict[str, deque[float]] = field(default_factory=dict)
 
 
@@ -118,5 +103,5 @@ def take(chat: ChatState, sender: str, now: float, count: int, window: float) ->
             del chat.recent[key]
 
 
-def visible(lines: deque[tuple[bool, ChatFrame]], spectator: bool) -> list[ChatFrame]:
+def visible(lines: deque[tuple[bool, KeptLine]], spectator: bool) -> list[KeptLine]:
     return [frame for only_spectators, frame in lines if spectator or not only_spectators]

@@ -20,12 +20,30 @@ import contextlib
 import logging
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
 from app.bus.redis import RedisBus
 from app.rooms import frames
-from app.rooms.connection import CLOSE_RECONNECT, Connection
-from app.rooms.effects import ClientCommand
+from app.rooms.connection import Connection
 from app.rooms.placement import LocalTables
-from app.ws.messages import Hello, Ping, ProtocolError, Resume, parse_client_message
+from app.rooms.protocol import (
+    CLOSE_RECONNECT,
+    ClientCommand,
+    RelayBanned,
+    RelayClient,
+    RelayClose,
+    RelayFrame,
+    RelayGone,
+    RelayJoin,
+    RelayMessage,
+    RelayOwnerGone,
+    RelayRoomChanged,
+    RelayRoomClosed,
+    RelaySendAway,
+    Resume,
+    relay_dump,
+    relay_load,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,48 +64,38 @@ class RemoteTable:
         key = self._key(conn)
         self.conns[key] = conn
         self.cluster.relayed[key] = conn
-        self.cluster.bus.send(
+        self.cluster.send(
             self.owner,
-            {
-                "k": "join",
-                "room": self.room_id,
-                "conn": key,
-                "from": self.cluster.bus.node_id,
-                "player": conn.player_id,
-                "name": conn.name,
-                "resume": resume.model_dump() if resume is not None else None,
-            },
+            RelayJoin(
+                room=self.room_id,
+                conn=key,
+                node=self.cluster.bus.node_id,
+                player=conn.player_id,
+                name=conn.name,
+                resume=resume,
+            ),
         )
 
     def message(self, conn: Connection, message: ClientCommand) -> None:
-        self.cluster.bus.send(
-            self.owner,
-            {
-                "k": "msg",
-                "room": self.room_id,
-                "conn": self._key(conn),
-                "msg": message.model_dump(),
-            },
+        self.cluster.send(
+            self.owner, RelayClient(room=self.room_id, conn=self._key(conn), msg=message)
         )
 
     def gone(self, conn: Connection) -> None:
         key = self._key(conn)
         self.conns.pop(key, None)
         self.cluster.relayed.pop(key, None)
-        self.cluster.bus.send(self.owner, {"k": "gone", "room": self.room_id, "conn": key})
+        self.cluster.send(self.owner, RelayGone(room=self.room_id, conn=key))
 
     async def room_changed(self, *, started: bool = False) -> None:
-        self.cluster.bus.send(
-            self.owner, {"k": "room_changed", "room": self.room_id, "started": started}
-        )
+        self.cluster.send(self.owner, RelayRoomChanged(room=self.room_id, started=started))
 
     async def room_closed(self) -> None:
-        self.cluster.bus.send(self.owner, {"k": "room_closed", "room": self.room_id})
+        self.cluster.send(self.owner, RelayRoomClosed(room=self.room_id))
 
     async def send_player_away(self, player_id: str, reason: Literal["removed", "banned"]) -> None:
-        self.cluster.bus.send(
-            self.owner,
-            {"k": "send_away", "room": self.room_id, "player": player_id, "reason": reason},
+        self.cluster.send(
+            self.owner, RelaySendAway(room=self.room_id, player=player_id, reason=reason)
         )
 
     def owner_lost(self) -> None:
@@ -111,6 +119,9 @@ class Cluster:
         self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
         self.spectator_cache: dict[str, int] = {}
         self._monitor: asyncio.Task[None] | None = None
+
+    def send(self, node: str, message: RelayMessage) -> None:
+        self.bus.send(node, relay_dump(message))
 
     async def start(self) -> None:
         self._monitor = asyncio.get_running_loop().create_task(self._watch(), name="cluster-watch")
@@ -170,7 +181,7 @@ class Cluster:
     def player_banned(self, player_id: str) -> None:
         # Every socket of a table is a Connection on the table's owner (a relayed one too), so
         # each node sends away the player's sockets at the tables it owns.
-        self.bus.broadcast({"k": "banned", "player": player_id, "from": self.bus.node_id})
+        self.bus.broadcast(relay_dump(RelayBanned(player=player_id, node=self.bus.node_id)))
 
     def relay(self, room_id: str, owner: str) -> RemoteTable:
         table = self.remote.get(room_id)
@@ -192,100 +203,94 @@ class Cluster:
             await self.bus.release(room_id)
         nodes = {node for room, node, _ in self.hosted.values() if room == room_id}
         for node in nodes:
-            self.bus.send(node, {"k": "owner_gone", "room": room_id})
+            self.send(node, RelayOwnerGone(room=room_id))
         for key in [k for k, (room, _, _) in self.hosted.items() if room == room_id]:
             _, _, conn = self.hosted.pop(key)
             conn.cancel()
 
     # --- messages from other nodes ----------------------------------------------------------------
 
-    async def _handle(self, message: dict[str, Any]) -> None:
-        kind = message.get("k")
-        if kind == "frame":
-            conn = self.relayed.get(message["conn"])
-            if conn is not None:
-                conn.send(message["text"])
-        elif kind == "close":
-            conn = self.relayed.get(message["conn"])
-            if conn is not None:
-                conn.shutdown(int(message["code"]), str(message["reason"]))
-        elif kind == "owner_gone":
-            relay = self.remote.pop(message["room"], None)
-            if relay is not None:
-                relay.owner_lost()
-        elif kind == "join":
-            await self._remote_join(message)
-        elif kind == "msg":
-            self._remote_message(message)
-        elif kind == "gone":
-            hosted = self.hosted.pop(message["conn"], None)
-            if hosted is not None:
-                room_id, _, conn = hosted
-                owner_table = self.manager.tables.get(room_id)
-                if owner_table is not None:
-                    owner_table.gone(conn)
-                conn.cancel()
-        elif kind == "room_changed":
-            owned = self.manager.tables.get(message["room"])
-            if owned is not None:
-                await owned.room_changed(started=bool(message["started"]))
-        elif kind == "room_closed":
-            owned = self.manager.tables.get(message["room"])
-            if owned is not None:
-                await owned.room_closed()
-        elif kind == "send_away":
-            owned = self.manager.tables.get(message["room"])
-            if owned is not None and message["reason"] in ("removed", "banned"):
-                await owned.send_player_away(str(message["player"]), message["reason"])
-        elif kind == "banned" and message.get("from") != self.bus.node_id:
-            # (the banning node has sent its own sockets away already)
-            await self.manager.send_player_away_here(str(message["player"]), "banned")
+    async def _handle(self, data: dict[str, Any]) -> None:
+        try:
+            message = relay_load(data)
+        except ValidationError:
+            log.warning("dropping a malformed message from another node")
+            return
+        match message:
+            case RelayFrame(conn=key, text=text):
+                conn = self.relayed.get(key)
+                if conn is not None:
+                    conn.send(text)
+            case RelayClose(conn=key, code=code, reason=reason):
+                conn = self.relayed.get(key)
+                if conn is not None:
+                    conn.shutdown(code, reason)
+            case RelayOwnerGone(room=room_id):
+                relay = self.remote.pop(room_id, None)
+                if relay is not None:
+                    relay.owner_lost()
+            case RelayJoin():
+                await self._remote_join(message)
+            case RelayClient(conn=key, msg=msg):
+                self._remote_message(key, msg)
+            case RelayGone(conn=key):
+                hosted = self.hosted.pop(key, None)
+                if hosted is not None:
+                    room_id, _, conn = hosted
+                    owner_table = self.manager.tables.get(room_id)
+                    if owner_table is not None:
+                        owner_table.gone(conn)
+                    conn.cancel()
+            case RelayRoomChanged(room=room_id, started=started):
+                owned = self.manager.tables.get(room_id)
+                if owned is not None:
+                    await owned.room_changed(started=started)
+            case RelayRoomClosed(room=room_id):
+                owned = self.manager.tables.get(room_id)
+                if owned is not None:
+                    await owned.room_closed()
+            case RelaySendAway(room=room_id, player=player_id, reason=reason):
+                owned = self.manager.tables.get(room_id)
+                if owned is not None:
+                    await owned.send_player_away(player_id, reason)
+            case RelayBanned(player=player_id, node=node) if node != self.bus.node_id:
+                # (the banning node has sent its own sockets away already)
+                await self.manager.send_player_away_here(player_id, "banned")
 
-    async def _remote_join(self, message: dict[str, Any]) -> None:
-        key, node, room_id = message["conn"], message["from"], message["room"]
+    async def _remote_join(self, message: RelayJoin) -> None:
+        key, node, room_id = message.conn, message.node, message.room
         table = self.manager.tables.get(room_id)
         if table is None or table.lost:
             # We no longer own it (the relay node's idea of the owner is stale).
-            bye = frames.bye("table_moved")
-            self.bus.send(node, {"k": "frame", "conn": key, "text": bye})
-            self.bus.send(
-                node, {"k": "close", "conn": key, "code": CLOSE_RECONNECT, "reason": "table_moved"}
-            )
+            self.send(node, RelayFrame(conn=key, text=frames.bye("table_moved")))
+            self.send(node, RelayClose(conn=key, code=CLOSE_RECONNECT, reason="table_moved"))
             return
-        bus = self.bus
+        cluster = self
 
         async def send_text(text: str) -> None:
-            bus.send(node, {"k": "frame", "conn": key, "text": text})
+            cluster.send(node, RelayFrame(conn=key, text=text))
 
         async def close(code: int, reason: str) -> None:
-            bus.send(node, {"k": "close", "conn": key, "code": code, "reason": reason})
+            cluster.send(node, RelayClose(conn=key, code=code, reason=reason))
 
         conn = Connection(
             send_text=send_text,
             close=close,
             queue_size=self.manager.config.send_queue,
-            player_id=message.get("player"),
-            name=message.get("name"),
+            player_id=message.player,
+            name=message.name,
         )
         self.hosted[key] = (room_id, node, conn)
-        resume = Resume.model_validate(message["resume"]) if message.get("resume") else None
-        await table.join(conn, resume)
+        await table.join(conn, message.resume)
 
-    def _remote_message(self, message: dict[str, Any]) -> None:
-        hosted = self.hosted.get(message["conn"])
+    def _remote_message(self, key: str, message: ClientCommand) -> None:
+        hosted = self.hosted.get(key)
         if hosted is None:
             return
         room_id, _, conn = hosted
         table = self.manager.tables.get(room_id)
-        if table is None:
-            return
-        try:
-            parsed = parse_client_message(frames.dumps(message["msg"]))
-        except ProtocolError:
-            log.warning("dropping a malformed relayed message")
-            return
-        if not isinstance(parsed, Hello | Ping):
-            table.message(conn, parsed)
+        if table is not None:
+            table.message(conn, message)
 
     # --- the watch: leases, counters, dead owners, tables nobody runs ----------------------------
 

@@ -20,13 +20,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from app.rooms import frames
+from app.rooms.protocol import CLOSE_RECONNECT, CLOSE_TRY_AGAIN, ByeReason
 
 log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
-
-CLOSE_SLOW_CONSUMER = 1013
-CLOSE_RECONNECT = 1012  # "service restart": the client should reconnect (to any node)
 
 
 @dataclass(eq=False, slots=True)
@@ -58,12 +56,12 @@ class Connection:
             return
         if len(self._outbox) >= self.queue_size:
             log.info("connection %s too slow; dropping it", self.id)
-            self.shutdown(CLOSE_SLOW_CONSUMER, "slow_consumer")
+            self.shutdown(CLOSE_TRY_AGAIN, "slow_consumer")
             return
         self._outbox.append(frame)
         self._wake()
 
-    def send_away(self, reason: frames.ByeReason, code: int = CLOSE_RECONNECT) -> None:
+    def send_away(self, reason: ByeReason, code: int = CLOSE_RECONNECT) -> None:
         """Tell the client why (a ``bye``), then close so that it reconnects: the table moved to
         another node, or this node is draining."""
         self.send(frames.bye(reason))

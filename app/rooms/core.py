@@ -19,13 +19,13 @@ from dataclasses import replace
 from typing import Any
 
 import engine
+from app.presets import with_defaults
 from app.rooms import frames, seating, talk
 from app.rooms.effects import (
     Abandoned,
     Arm,
     BotMoved,
     ChooseBotMove,
-    ClientCommand,
     Closed,
     Command,
     CreateDeal,
@@ -54,9 +54,18 @@ from app.rooms.effects import (
     TurnDue,
     Unattended,
 )
+from app.rooms.protocol import (
+    CLOSE_ROOM_CLOSED,
+    Chat,
+    ClientCommand,
+    Hello,
+    Leave,
+    Phrase,
+    Play,
+    React,
+)
 from app.rooms.state import BOT_KIND, TableError, TableState, Viewer, rules_of, utc
-from app.rooms.store import MoveRecord, RoomInfo
-from app.ws.messages import Chat, Hello, Leave, Phrase, Play, React
+from app.store.records import MoveRecord, RoomInfo
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +83,7 @@ def handle(state: TableState, command: Command, now: float) -> Result:
     match command:
         case Join(conn, player_id, resume, name):
             if state.room.status == "closed":
-                return state, [SendAway(conn, "room_closed", frames.CLOSE_ROOM_CLOSED)]
+                return state, [SendAway(conn, "room_closed", CLOSE_ROOM_CLOSED)]
             fx += seating.replace_older(state, player_id)
             seat = state.room.seat_of(player_id)
             state.viewers[conn] = Viewer(player_id, seat, name)
@@ -299,7 +308,7 @@ def schedule(state: TableState, now: float) -> Arm:
     game, config = state.game, state.config
     if game.phase == "playing" and game.turn is not None:
         token = state.token
-        state.deadline = started + int(state.room.settings.get("turn_seconds", 15))
+        state.deadline = started + int(with_defaults(state.room.settings)["turn_seconds"])
         timers: list[tuple[float, Command]] = [(state.deadline - now, TurnDue(token, False))]
         if state.bot_of(game.turn) is not None:
             pause = state.rng.uniform(config.bot_min_delay, config.bot_max_delay)

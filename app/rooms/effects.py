@@ -18,11 +18,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import engine
-from app.rooms.frames import ByeReason
-from app.rooms.store import MoveRecord, RoomInfo
-from app.ws.messages import Chat, Hello, Leave, Phrase, Play, React, Resume
+from app.rooms.protocol import ByeReason, ClientCommand, Resume
+from app.store.records import MoveRecord, RoomInfo
 
-ClientCommand = Play | Leave | Chat | React | Phrase | Hello
 Token = tuple[int, int, int]  # (set, deal, placements in the deal): which turn a timer is for
 
 

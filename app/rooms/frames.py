@@ -1,7 +1,7 @@
-"""What each viewer is sent: the server's messages, typed, and the one place that shapes them.
+"""What each viewer is sent: the one place that shapes a table's frames from its state.
 
-Every frame a table sends is built here from the table's state and serialised here (docs/
-PROTOCOL.md lists the same shapes). Two optimisations live here and nowhere else:
+The frames' types are app/rooms/protocol.py's; every frame a table sends is built here from the
+table's state and serialised with ``protocol.dumps``. Two optimisations live here and nowhere else:
 
 * an event every viewer sees alike (most of them: ``played``, ``passed`` ...) is shaped and
   serialised once for all viewers; the others once per distinct shape;
@@ -12,125 +12,30 @@ PROTOCOL.md lists the same shapes). Two optimisations live here and nowhere else
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, NotRequired, TypedDict
-
-import orjson
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import engine
-from app.rooms.store import RoomInfo
+from app.rooms.protocol import (
+    Ack,
+    Bye,
+    ByeReason,
+    ClockInfo,
+    ErrorFrame,
+    EventFrame,
+    NextDealInfo,
+    Pong,
+    Presence,
+    Resync,
+    RoomFrame,
+    SeatPresence,
+    Snapshot,
+    Welcome,
+    dumps,
+)
+from app.store.records import RoomInfo
 
 MOVE_EVENTS = ("played", "discarded")  # the event a stored move makes, one per move
-
-ByeReason = Literal["draining", "table_moved", "room_closed", "replaced", "removed", "banned"]
-# The close codes that follow a ``bye`` that means "do not reconnect" (docs/PROTOCOL.md); the
-# reconnect codes (1012, 1013) are in app/rooms/connection.py.
-CLOSE_ROOM_CLOSED = 4000
-CLOSE_REPLACED = 4001
-CLOSE_REMOVED = 4002  # an operator took the player off this table
-CLOSE_BANNED = 4003  # an operator banned the player
-
-
-class ClockInfo(TypedDict):
-    seat: int
-    deadline: int  # ms since the epoch
-    remaining_ms: int
-
-
-class NextDealInfo(TypedDict):
-    """When the next deal of the set starts (between deals only)."""
-
-    deadline: int  # ms since the epoch
-    remaining_ms: int
-
-
-class Welcome(TypedDict):
-    type: Literal["welcome"]
-    role: Literal["seat", "spectator"]
-    seat: int | None
-    player_id: str | None
-    room: dict[str, Any]
-    server_time: int
-
-
-class Snapshot(TypedDict):
-    type: Literal["snapshot"]
-    set: int
-    seq: int
-    view: dict[str, Any]
-    clock: ClockInfo | None
-    next_deal: NextDealInfo | None
-    server_time: int
-
-
-class EventFrame(TypedDict):
-    type: Literal["event"]
-    set: int
-    seq: int
-    event: dict[str, Any]
-    clock: ClockInfo | None
-    server_time: int
-
-
-class Resync(TypedDict):
-    """Sent on resume instead of the missed events when they are more than the resume window."""
-
-    type: Literal["resync"]
-    set: int
-    seq: int
-    missed: int
-
-
-class Ack(TypedDict):
-    type: Literal["ack"]
-    move_id: str
-    set: int
-    seq: int
-
-
-class SeatPresence(TypedDict):
-    seat: int
-    connected: bool
-    bot: str | None
-
-
-class Presence(TypedDict):
-    type: Literal["presence"]
-    seats: list[SeatPresence]
-    spectators: int
-
-
-class RoomFrame(TypedDict):
-    type: Literal["room"]
-    room: dict[str, Any]
-
-
-class ErrorFrame(TypedDict):
-    type: Literal["error"]
-    code: str
-    message: str
-    move_id: NotRequired[str]
-
-
-class Bye(TypedDict):
-    type: Literal["bye"]
-    reason: ByeReason
-
-
-class Pong(TypedDict):
-    type: Literal["pong"]
-    t: int | float | str | None
-
-
-ServerMessage = (
-    Welcome | Snapshot | EventFrame | Resync | Ack | Presence | RoomFrame | ErrorFrame | Bye | Pong
-)
-
-
-def dumps(message: Mapping[str, Any]) -> str:
-    # orjson: compact UTF-8 JSON, several times faster than the standard library's encoder, and
-    # every frame a table sends goes through here.
-    return orjson.dumps(message).decode()
 
 
 def ms(seconds: float) -> int:

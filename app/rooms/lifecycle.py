@@ -15,7 +15,8 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rooms.settings import LISTED, ROOM_STATUSES, CloseReason, Status, seat_count
+from app.errors import GapleError
+from app.presets import LISTED, ROOM_STATUSES, CloseReason, Status, seat_count
 from app.store import rooms
 from app.store.models import Room
 from app.store.types import utcnow
@@ -46,14 +47,9 @@ TRANSITIONS: dict[str, tuple[Status, ...]] = {
 }
 
 
-class LifecycleError(Exception):
+class LifecycleError(GapleError):
     """A transition that is not allowed. ``code``: room_not_open, room_closed, set_in_progress,
     not_playing, seats_not_filled, not_host, room_not_found."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def check_transition(current: str, new: Status) -> None:

@@ -30,13 +30,13 @@ class TableManager:
         store: GameStore,
         *,
         clock: Clock,
-        config: TableConfig | None = None,
+        config: TableConfig,
         cluster: Placement | None = None,
         metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
-        self.config = config or TableConfig()
+        self.config = config
         self.cluster = cluster
         self.tables: dict[str, Table] = {}
         self._lock = asyncio.Lock()

@@ -10,10 +10,9 @@ from collections.abc import Mapping
 from typing import Literal, Protocol
 
 from app.rooms.connection import Connection
-from app.rooms.effects import ClientCommand
+from app.rooms.protocol import ClientCommand, Resume
 from app.rooms.state import TableConfig
 from app.rooms.table import Table
-from app.ws.messages import Resume
 
 
 class Relay(Protocol):

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, and_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rooms import lifecycle
-from app.rooms.settings import (
+from app.presets import (
     QUICKPLAY_RATED,
     Mode,
     QuickplayPreset,
@@ -24,6 +23,7 @@ from app.rooms.settings import (
     new_room_defaults,
     seat_count,
 )
+from app.rooms import lifecycle
 from app.store import rooms
 from app.store.models import Room, Seat
 

@@ -40,8 +40,9 @@ from app.rooms.effects import (
     Touch,
     Unattended,
 )
+from app.rooms.protocol import CLOSE_BANNED, CLOSE_REMOVED, CLOSE_REPLACED, CLOSE_ROOM_CLOSED
 from app.rooms.state import BOT_KIND, TableState
-from app.rooms.store import RoomInfo
+from app.store.records import RoomInfo
 
 TIMEOUTS_TO_BOT = 2  # the clock's moves in a row for a disconnected human before a bot sits in
 _EARLY = 0.001  # a timer may fire a hair early on the system clock
@@ -54,10 +55,10 @@ def replace_older(state: TableState, player_id: str | None) -> list[Effect]:
     older = [conn for conn, v in state.viewers.items() if v.player_id == player_id]
     for conn in older:
         del state.viewers[conn]
-    return [SendAway(conn, "replaced", frames.CLOSE_REPLACED) for conn in older]
+    return [SendAway(conn, "replaced", CLOSE_REPLACED) for conn in older]
 
 
-_AWAY_CODES = {"removed": frames.CLOSE_REMOVED, "banned": frames.CLOSE_BANNED}
+_AWAY_CODES = {"removed": CLOSE_REMOVED, "banned": CLOSE_BANNED}
 
 
 def send_player_away(state: TableState, command: SendPlayerAway) -> list[Effect]:
@@ -91,7 +92,7 @@ def handle(state: TableState, command: Command, now: float) -> list[Effect]:
         case Closed():
             state.room = replace(state.room, status="closed")
             state.deadline = None
-            gone = [SendAway(c, "room_closed", frames.CLOSE_ROOM_CLOSED) for c in state.viewers]
+            gone = [SendAway(c, "room_closed", CLOSE_ROOM_CLOSED) for c in state.viewers]
             state.viewers.clear()
             return [*_disarm(), *gone]
     return []

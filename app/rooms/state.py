@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import engine
+from app.errors import GapleError
+from app.presets import DEFAULT_BOT, rule_settings, with_defaults
 from app.rooms import frames
 from app.rooms.chat import ChatState
 from app.rooms.effects import Token
-from app.rooms.settings import DEFAULT_BOT, rule_settings
-from app.rooms.store import RoomInfo, StoredSet
+from app.settings import Settings
+from app.store.records import RoomInfo, StoredSet
 from engine import fairness
 
 BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
@@ -22,26 +24,36 @@ BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
 
 @dataclass(frozen=True)
 class TableConfig:
-    deal_pause: float = 5.0
-    bot_min_delay: float = 0.6
-    bot_max_delay: float = 1.6
+    """A table's pacing and limits: the service's settings (``from_settings``), and the sizes of
+    its send queue and resume window, which are not settings."""
+
+    deal_pause: float
+    bot_min_delay: float
+    bot_max_delay: float
+    host_away: float
+    abandoned_after: float
+    chat_rate_count: int  # chat, react and phrase messages per sender ...
+    chat_rate_window: float  # ... per this many seconds
     send_queue: int = 256
     # A resuming client this many events behind or less gets them all, further behind a
     # ``resync`` (docs/PROTOCOL.md §4); well under send_queue, so a catch-up never overflows it.
     resume_window: int = 200
-    host_away: float = 30.0  # GAPLE_HOST_AWAY_SECONDS
-    abandoned_after: float = 120.0  # GAPLE_ABANDONED_TABLE_SECONDS
-    chat_rate_count: int = 5  # chat, react and phrase messages per sender ...
-    chat_rate_window: float = 10.0  # ... per this many seconds (GAPLE_CHAT_RATE_*)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TableConfig:
+        return cls(
+            deal_pause=settings.deal_pause_seconds,
+            bot_min_delay=settings.bot_min_delay,
+            bot_max_delay=settings.bot_max_delay,
+            host_away=settings.host_away_seconds,
+            abandoned_after=settings.abandoned_table_seconds,
+            chat_rate_count=settings.chat_rate_count,
+            chat_rate_window=settings.chat_rate_seconds,
+        )
 
 
-class TableError(Exception):
+class TableError(GapleError):
     """A refused request; ``code`` is one of the protocol's stable error codes."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(slots=True)
@@ -56,7 +68,7 @@ class Viewer:
 @dataclass(slots=True)
 class TableState:
     room: RoomInfo
-    config: TableConfig = field(default_factory=TableConfig)
+    config: TableConfig
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     # Each deal's secret (docs/FAIRNESS.md), from the operating system's random source.
     new_secret: Callable[[], str] = field(default=lambda: fairness.new_secret(secrets.token_bytes))
@@ -122,7 +134,7 @@ class TableState:
 
 
 def rules_of(room: RoomInfo) -> engine.RuleSet:
-    return engine.rules_from_settings(rule_settings(room.settings))
+    return engine.rules_from_settings(rule_settings(with_defaults(room.settings)))
 
 
 def utc(ts: float) -> datetime:

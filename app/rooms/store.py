@@ -1,108 +1,25 @@
-"""What the room actor needs from storage, as plain data (implemented in app/store/games.py)."""
+"""What a live table needs from storage (``GameStore``), and its implementation on the database.
+
+``SqlGameStore`` makes the transactions: each method is one. It writes a table's history through
+the repositories (app/store/games.py), changes a room's status and host only through
+app/rooms/lifecycle.py, and books ratings (app/players/ratings.py) in the same transaction as
+the set's line-up and the move that ended it, so a crash can never leave a stored move whose
+consequences are missing, or the reverse.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-class StoreConflict(Exception):
-    """Another node has written this table's history since we loaded it: our copy is stale."""
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    seat: int
-    player_id: str | None
-    name: str | None
-    bot: str | None
-    left_by: str | None = None  # on a bot's seat: the player who left it and may take it back
-
-
-@dataclass(frozen=True)
-class RoomInfo:
-    id: str
-    code: str
-    host_id: str
-    status: str
-    settings: dict[str, Any]
-    seats: tuple[SeatInfo, ...]
-
-    def seat_of(self, player_id: str | None) -> int | None:
-        if player_id is None:
-            return None
-        for seat in self.seats:
-            if seat.player_id == player_id:
-                return seat.seat
-        return None
-
-    def public(self, spectators: int = 0) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "status": self.status,
-            "host_id": self.host_id,
-            "settings": self.settings,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "player_id": s.player_id,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "left_by": s.left_by,
-                }
-                for s in self.seats
-            ],
-            "spectators": spectators,
-        }
-
-
-@dataclass(frozen=True)
-class StoredMove:
-    seq: int
-    seat: int
-    tile: str
-    end: str | None
-    auto: bool
-    client_move_id: str | None
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class StoredDeal:
-    id: int
-    number: int
-    source: int | str  # what the engine deals it from: a secret (fair deals), or a seed
-    started_at: datetime
-    ended: bool
-    moves: list[StoredMove] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class StoredSet:
-    id: int
-    number: int
-    rules: dict[str, Any]
-    ended: bool
-    deals: list[StoredDeal]
-
-
-@dataclass(frozen=True)
-class MoveRecord:
-    """One placement to append, with what it concluded (stored in the same transaction)."""
-
-    deal_id: int
-    seq: int
-    seat: int
-    tile: str
-    end: str | None
-    auto: bool
-    client_move_id: str | None
-    at: datetime
-    deal_result: dict[str, Any] | None = None
-    set_id: int | None = None
-    set_result: dict[str, Any] | None = None
-    scores: list[int] | None = None
+from app.players import ratings
+from app.rooms import lifecycle
+from app.store import games
+from app.store.batch import GroupCommit
+from app.store.db import Database
+from app.store.records import MoveRecord, RoomInfo, StoreConflict, StoredSet
 
 
 class GameStore(Protocol):
@@ -111,6 +28,8 @@ class GameStore(Protocol):
     transitions, each in a transaction of its own."""
 
     async def load_room(self, room_id: str) -> RoomInfo | None: ...
+
+    async def room_id_for_code(self, code: str) -> str | None: ...
 
     async def end_set(self, room_id: str) -> None: ...
 
@@ -143,3 +62,112 @@ class GameStore(Protocol):
     async def last_set_number(self, room_id: str) -> int: ...
 
     async def playing_room_ids(self) -> list[str]: ...
+
+
+class SqlGameStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._moves = GroupCommit(self._commit_moves)
+
+    async def load_room(self, room_id: str) -> RoomInfo | None:
+        async with self.db.session() as session:
+            return await games.load_room(session, room_id=room_id)
+
+    async def room_id_for_code(self, code: str) -> str | None:
+        async with self.db.session() as session:
+            return await games.room_id_for_code(session, code=code)
+
+    async def end_set(self, room_id: str) -> None:
+        async with self.db.session() as session, session.begin():
+            await lifecycle.end_set(session, room_id=room_id)
+
+    async def abandon(self, room_id: str, *, set_id: int | None, at: datetime) -> None:
+        async with self.db.session() as session, session.begin():
+            await lifecycle.abandon(session, room_id=room_id)
+            if set_id is not None:
+                await games.abandon_set(session, set_id=set_id, at=at)
+
+    async def hand_over_host(self, room_id: str) -> str | None:
+        async with self.db.session() as session, session.begin():
+            return await lifecycle.hand_over_host(session, room_id=room_id)
+
+    async def touch(self, room_id: str, *, humans_online: int, at: datetime) -> None:
+        async with self.db.session() as session, session.begin():
+            await lifecycle.touch(session, room_id=room_id, humans_online=humans_online, at=at)
+
+    async def put_bot_in_seat(
+        self, room_id: str, seat: int, bot: str, *, left_by: str | None
+    ) -> None:
+        """A human's seat goes to a bot during a set; ``left_by`` may take it back (REST)."""
+        async with self.db.session() as session, session.begin():
+            await games.put_bot_in_seat(
+                session, room_id=room_id, seat=seat, bot=bot, left_by=left_by
+            )
+            await ratings.mark_left(session, room_id=room_id, seat=seat)  # ratings: ranks last
+
+    async def create_set(
+        self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
+    ) -> int:
+        async with games.history(self.db) as conn:
+            set_id = await games.insert_set(
+                conn, room_id=room_id, number=number, rules=rules, at=at
+            )
+            # ratings: who sat where as the set starts, and whether it is rated
+            await ratings.record_lineup(conn, set_id=set_id, room_id=room_id, rules=rules)
+            return set_id
+
+    async def create_deal(
+        self, *, set_id: int, number: int, secret: str, opener: int, at: datetime
+    ) -> int:
+        """A fair deal: its secret is durable before its first move, so a restart (or another
+        node) deals the same tiles again; it is published only when the deal ends."""
+        async with games.history(self.db) as conn:
+            return await games.insert_deal(
+                conn, set_id=set_id, number=number, secret=secret, opener=opener, at=at
+            )
+
+    async def record_move(self, record: MoveRecord) -> None:
+        """Durable when it returns. Moves arriving together from many tables share a commit."""
+        await self._moves.submit(record)
+
+    async def _commit_moves(self, records: list[MoveRecord]) -> list[BaseException | None]:
+        try:
+            async with games.history(self.db) as conn:
+                await write_moves(conn, records)
+            return [None] * len(records)
+        except StoreConflict:
+            if len(records) == 1:
+                raise
+        # One of them conflicts (a table that lost its lease): commit the others one by one.
+        outcomes: list[BaseException | None] = []
+        for record in records:
+            try:
+                async with games.history(self.db) as conn:
+                    await write_moves(conn, [record])
+                outcomes.append(None)
+            except StoreConflict as exc:
+                outcomes.append(exc)
+        return outcomes
+
+    async def last_set_number(self, room_id: str) -> int:
+        async with self.db.session() as session:
+            return await games.last_set_number(session, room_id=room_id)
+
+    async def load_current_set(self, room_id: str) -> StoredSet | None:
+        async with self.db.session() as session:
+            return await games.load_current_set(session, room_id=room_id)
+
+    async def playing_room_ids(self) -> list[str]:
+        async with self.db.session() as session:
+            return await games.playing_room_ids(session)
+
+
+async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
+    """Append the moves and what they concluded; a move that ends a set books its ratings in the
+    same transaction."""
+    await games.write_moves(conn, records)
+    for record in records:
+        if record.set_result is not None and record.set_id is not None:
+            await ratings.rate_set(
+                conn, set_id=record.set_id, result=record.set_result, at=record.at
+            )

@@ -28,9 +28,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
+from app.presets import QUICKPLAY_BOT, seat_count
 from app.rooms import lifecycle
 from app.rooms.lifecycle import LifecycleError
-from app.rooms.settings import QUICKPLAY_BOT, seat_count
 from app.settings import Settings
 from app.store import rooms
 from app.store.db import Database

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import engine
 from app.live import SeatSummary, TableSummary
 from app.metrics import Metrics
+from app.presets import seat_count
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
@@ -31,7 +32,6 @@ from app.rooms.effects import (
     Arm,
     BotMoved,
     ChooseBotMove,
-    ClientCommand,
     Closed,
     Command,
     CreateDeal,
@@ -57,10 +57,10 @@ from app.rooms.effects import (
     Touch,
 )
 from app.rooms.lifecycle import LifecycleError
-from app.rooms.settings import seat_count
+from app.rooms.protocol import ClientCommand, Resume
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
-from app.rooms.store import GameStore, RoomInfo, StoreConflict
-from app.ws.messages import Resume
+from app.rooms.store import GameStore
+from app.store.records import RoomInfo, StoreConflict
 
 __all__ = ["Table", "TableConfig", "TableError"]
 
@@ -86,14 +86,14 @@ class Table:
         *,
         store: GameStore,
         clock: Clock,
-        config: TableConfig | None = None,
+        config: TableConfig,
         rng: random.Random | None = None,
         new_secret: Callable[[], str] | None = None,
         on_lost: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
         bots: BotRunner | None = None,
     ) -> None:
-        self.core = TableState(room, config or TableConfig())
+        self.core = TableState(room, config)
         if rng is not None:
             self.core.rng = rng
         if new_secret is not None:

@@ -5,8 +5,8 @@ What may be said and the limit are in app/rooms/chat.py; who hears what is decid
 
 from __future__ import annotations
 
+from app.presets import DEFAULT_CHAT
 from app.rooms.chat import (
-    ChatFrame,
     ChatRefused,
     check_emoji,
     check_phrase,
@@ -15,10 +15,19 @@ from app.rooms.chat import (
     visible,
 )
 from app.rooms.effects import Effect, Send
-from app.rooms.frames import dumps, ms
-from app.rooms.settings import DEFAULT_CHAT
+from app.rooms.frames import ms
+from app.rooms.protocol import (
+    Chat,
+    ChatHistory,
+    ChatLine,
+    Phrase,
+    PhraseLine,
+    React,
+    ReactLine,
+    TalkFrame,
+    dumps,
+)
 from app.rooms.state import TableState, Viewer
-from app.ws.messages import Chat, Phrase, React
 
 __all__ = ["ChatRefused", "history", "on_message"]
 
@@ -29,21 +38,11 @@ def on_message(
     """Check, count and fan out one chat/react/phrase; raises ChatRefused (nothing changes)."""
     if viewer.player_id is None:
         raise ChatRefused("chat_anonymous", "join with a token to chat")
-    body: ChatFrame
-    match message:
-        case Chat():
-            if not state.room.settings.get("chat", DEFAULT_CHAT):
-                raise ChatRefused("chat_off", "the host turned chat off in this room")
-            body = {"type": "chat", "text": clean_text(message.text)}
-        case React():
-            body = {"type": "react", "emoji": check_emoji(message.emoji)}
-        case Phrase():
-            body = {"type": "phrase", "id": check_phrase(message.id)}
+    frame = _frame(state, viewer, message, ms(now))
     config = state.config
     take(state.chat, viewer.player_id, now, config.chat_rate_count, config.chat_rate_window)
-    frame: ChatFrame = {**_sender(state, viewer), **body, "server_time": ms(now)}
     only_spectators = viewer.seat is None
-    if body["type"] != "react":
+    if frame["type"] != "react":
         state.chat.lines.append((only_spectators, frame))
     to = tuple(c for c, v in state.viewers.items() if v.seat is None or not only_spectators)
     return [Send(to, (dumps(frame),))]
@@ -52,11 +51,31 @@ def on_message(
 def history(state: TableState, viewer: Viewer) -> list[str]:
     """The kept lines ``viewer`` may see, as one ``chat_history`` frame (none when empty)."""
     lines = visible(state.chat.lines, viewer.seat is None)
-    return [dumps({"type": "chat_history", "lines": lines})] if lines else []
+    return [dumps(ChatHistory(type="chat_history", lines=lines))] if lines else []
 
 
-def _sender(state: TableState, viewer: Viewer) -> ChatFrame:
+def _frame(
+    state: TableState, viewer: Viewer, message: Chat | React | Phrase, server_time: int
+) -> TalkFrame:
+    """The frame that passes ``message`` on, signed with its sender; ChatRefused when the
+    message is not one the table passes on (checked before it counts against the limit)."""
+    frame: TalkFrame
+    match message:
+        case Chat():
+            if not state.room.settings.get("chat", DEFAULT_CHAT):
+                raise ChatRefused("chat_off", "the host turned chat off in this room")
+            text = clean_text(message.text)
+            frame = ChatLine(type="chat", name=None, text=text, server_time=server_time)
+        case React():
+            emoji = check_emoji(message.emoji)
+            frame = ReactLine(type="react", name=None, emoji=emoji, server_time=server_time)
+        case Phrase():
+            phrase = check_phrase(message.id)
+            frame = PhraseLine(type="phrase", name=None, id=phrase, server_time=server_time)
     if viewer.seat is None:
-        return {"spectator": True, "name": viewer.name}
-    name = next((s.name for s in state.room.seats if s.seat == viewer.seat), None)
-    return {"seat": viewer.seat, "name": name}
+        frame["spectator"] = True
+        frame["name"] = viewer.name
+    else:
+        frame["seat"] = viewer.seat
+        frame["name"] = next((s.name for s in state.room.seats if s.seat == viewer.seat), None)
+    return frame

@@ -1,8 +1,13 @@
-"""Storage for live tables: sets, deals and the append-only move log (app.rooms.store.GameStore).
+"""A table's history in the database: rooms as the tables read them, sets, deals and the
+append-only move log.
 
-Each method is one transaction. ``record_move`` writes a move together with whatever it concluded
-(the deal's result, the set's result and scores), so a crash can never leave a stored move whose
-consequences are missing, or the reverse.
+Repository functions, keyword-only, each on a session or connection the caller holds: the live
+tables' store (app/rooms/store.py) decides what makes one transaction, so that a move commits
+together with what it concluded (the deal's result, the set's result and scores, and the rating
+changes that app/players books in the same transaction).
+
+History is written with SQLAlchemy Core against the tables themselves, not ORM sessions: it is the
+hot path of every move, and a unit of work per batch costs more CPU than the SQL itself.
 """
 
 from __future__ import annotations
@@ -14,11 +19,12 @@ from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.players import ratings
-from app.rooms import lifecycle
-from app.rooms.store import (
+from app.store import players, rooms
+from app.store.db import Database
+from app.store.models import FAIR_SHUFFLE, Base, Deal, GameSet, Move, Room, Seat, seat_count
+from app.store.records import (
     MoveRecord,
     RoomInfo,
     SeatInfo,
@@ -27,232 +33,111 @@ from app.rooms.store import (
     StoredMove,
     StoredSet,
 )
-from app.store import players, rooms
-from app.store.batch import GroupCommit
-from app.store.db import Database
-from app.store.models import FAIR_SHUFFLE, Base, Deal, GameSet, Move, Room, Seat, seat_count
 
-# History is written with Core against the tables themselves (see SqlGameStore._history).
 SETS = Base.metadata.tables["game_sets"]
 DEALS = Base.metadata.tables["deals"]
 MOVES = Base.metadata.tables["moves"]
 SCORES = Base.metadata.tables["scores"]
 
 
-class SqlGameStore:
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._moves = GroupCommit(self._commit_moves)
+@asynccontextmanager
+async def history(db: Database) -> AsyncIterator[AsyncConnection]:
+    """A transaction appending to a table's history. The unique (parent, number) keys make a
+    second writer fail here, as ``StoreConflict``: that is how a node that lost its table finds
+    out."""
+    try:
+        async with db.history() as conn:
+            yield conn
+    except IntegrityError as exc:
+        raise StoreConflict(str(exc.orig)) from exc
 
-    @asynccontextmanager
-    async def _history(self) -> AsyncIterator[AsyncConnection]:
-        """A transaction appending to a table's history. The unique (parent, number) keys make a
-        second writer fail here, which is how a node that lost its table finds out.
 
-        History is written with SQLAlchemy Core, not ORM sessions: it is the hot path of every
-        move, and a unit of work per batch costs more CPU than the SQL itself."""
-        try:
-            async with self.db.history() as conn:
-                yield conn
-        except IntegrityError as exc:
-            raise StoreConflict(str(exc.orig)) from exc
-
-    async def load_room(self, room_id: str) -> RoomInfo | None:
-        async with self.db.session() as session:
-            room = await rooms.get_room(session, room_id=room_id)
-            if room is None:
-                return None
-            seats = await rooms.get_seats(session, room_id=room_id)
-            names = await players.get_player_names(
-                session, player_ids=[s.player_id for s in seats if s.player_id]
+async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
+    room = await rooms.get_room(session, room_id=room_id)
+    if room is None:
+        return None
+    seats = await rooms.get_seats(session, room_id=room_id)
+    names = await players.get_player_names(
+        session, player_ids=[s.player_id for s in seats if s.player_id]
+    )
+    by_seat = {s.seat: s for s in seats}
+    infos = []
+    for number in range(seat_count(room.settings)):  # 4, or 5 (Klasik)
+        row = by_seat.get(number)
+        player_id = row.player_id if row else None
+        infos.append(
+            SeatInfo(
+                seat=number,
+                player_id=player_id,
+                name=names.get(player_id) if player_id else None,
+                bot=row.bot if row else None,
+                left_by=row.left_by if row else None,
             )
-        by_seat = {s.seat: s for s in seats}
-        infos = []
-        for number in range(seat_count(room.settings)):  # 4, or 5 (Klasik)
-            row = by_seat.get(number)
-            player_id = row.player_id if row else None
-            infos.append(
-                SeatInfo(
-                    seat=number,
-                    player_id=player_id,
-                    name=names.get(player_id) if player_id else None,
-                    bot=row.bot if row else None,
-                    left_by=row.left_by if row else None,
-                )
-            )
-        return RoomInfo(
-            id=room.id,
-            code=room.code,
-            host_id=room.host_id,
-            status=room.status,
-            settings=dict(room.settings),
-            seats=tuple(infos),
         )
+    return RoomInfo(
+        id=room.id,
+        code=room.code,
+        host_id=room.host_id,
+        status=room.status,
+        settings=dict(room.settings),
+        seats=tuple(infos),
+    )
 
-    async def room_id_for_code(self, code: str) -> str | None:
-        async with self.db.session() as session:
-            room = await rooms.get_room_by_code(session, code=code)
-            return room.id if room else None
 
-    async def end_set(self, room_id: str) -> None:
-        async with self.db.session() as session, session.begin():
-            await lifecycle.end_set(session, room_id=room_id)
+async def room_id_for_code(session: AsyncSession, *, code: str) -> str | None:
+    room = await rooms.get_room_by_code(session, code=code)
+    return room.id if room else None
 
-    async def abandon(self, room_id: str, *, set_id: int | None, at: datetime) -> None:
-        async with self.db.session() as session, session.begin():
-            await lifecycle.abandon(session, room_id=room_id)
-            if set_id is not None:
-                await session.execute(
-                    update(GameSet)
-                    .where(GameSet.id == set_id, GameSet.ended_at.is_(None))
-                    .values(ended_at=at, result={"abandoned": True})
-                )
 
-    async def hand_over_host(self, room_id: str) -> str | None:
-        async with self.db.session() as session, session.begin():
-            return await lifecycle.hand_over_host(session, room_id=room_id)
+async def abandon_set(session: AsyncSession, *, set_id: int, at: datetime) -> None:
+    """The set stops unfinished (its moves are kept)."""
+    await session.execute(
+        update(GameSet)
+        .where(GameSet.id == set_id, GameSet.ended_at.is_(None))
+        .values(ended_at=at, result={"abandoned": True})
+    )
 
-    async def touch(self, room_id: str, *, humans_online: int, at: datetime) -> None:
-        async with self.db.session() as session, session.begin():
-            await lifecycle.touch(session, room_id=room_id, humans_online=humans_online, at=at)
 
-    async def put_bot_in_seat(
-        self, room_id: str, seat: int, bot: str, *, left_by: str | None
-    ) -> None:
-        """A human's seat goes to a bot during a set; ``left_by`` may take it back (REST)."""
-        async with self.db.session() as session, session.begin():
-            await session.execute(
-                update(Seat)
-                .where(Seat.room_id == room_id, Seat.seat == seat)
-                .values(player_id=None, bot=bot, left_by=left_by)
-            )
-            await ratings.mark_left(session, room_id=room_id, seat=seat)  # ratings: ranks last
+async def put_bot_in_seat(
+    session: AsyncSession, *, room_id: str, seat: int, bot: str, left_by: str | None
+) -> None:
+    await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat)
+        .values(player_id=None, bot=bot, left_by=left_by)
+    )
 
-    async def create_set(
-        self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
-    ) -> int:
-        async with self._history() as conn:
-            result = await conn.execute(
-                insert(SETS)
-                .values(room_id=room_id, number=number, rules=rules, started_at=at)
-                .returning(SETS.c.id)
-            )
-            set_id = int(result.scalar_one())
-            # ratings: who sat where as the set starts, and whether it is rated
-            await ratings.record_lineup(conn, set_id=set_id, room_id=room_id, rules=rules)
-            return set_id
 
-    async def create_deal(
-        self, *, set_id: int, number: int, secret: str, opener: int, at: datetime
-    ) -> int:
-        """A fair deal: its secret is durable before its first move, so a restart (or another
-        node) deals the same tiles again; it is published only when the deal ends."""
-        async with self._history() as conn:
-            result = await conn.execute(
-                insert(DEALS)
-                .values(
-                    set_id=set_id,
-                    number=number,
-                    shuffle=FAIR_SHUFFLE,
-                    secret=secret,
-                    opener=opener,
-                    started_at=at,
-                )
-                .returning(DEALS.c.id)
-            )
-            return int(result.scalar_one())
+async def insert_set(
+    conn: AsyncConnection, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
+) -> int:
+    result = await conn.execute(
+        insert(SETS)
+        .values(room_id=room_id, number=number, rules=rules, started_at=at)
+        .returning(SETS.c.id)
+    )
+    return int(result.scalar_one())
 
-    async def record_move(self, record: MoveRecord) -> None:
-        """Durable when it returns. Moves arriving together from many tables share a commit."""
-        await self._moves.submit(record)
 
-    async def _commit_moves(self, records: list[MoveRecord]) -> list[BaseException | None]:
-        try:
-            async with self._history() as conn:
-                await _write_moves(conn, records)
-            return [None] * len(records)
-        except StoreConflict:
-            if len(records) == 1:
-                raise
-        # One of them conflicts (a table that lost its lease): commit the others one by one.
-        outcomes: list[BaseException | None] = []
-        for record in records:
-            try:
-                async with self._history() as conn:
-                    await _write_moves(conn, [record])
-                outcomes.append(None)
-            except StoreConflict as exc:
-                outcomes.append(exc)
-        return outcomes
-
-    async def last_set_number(self, room_id: str) -> int:
-        async with self.db.session() as session:
-            value = await session.scalar(
-                select(func.max(GameSet.number)).where(GameSet.room_id == room_id)
-            )
-            return int(value or 0)
-
-    async def load_current_set(self, room_id: str) -> StoredSet | None:
-        async with self.db.session() as session:
-            game_set = await session.scalar(
-                select(GameSet)
-                .where(GameSet.room_id == room_id)
-                .order_by(GameSet.number.desc())
-                .limit(1)
-            )
-            if game_set is None:
-                return None
-            deal_rows = list(
-                await session.scalars(
-                    select(Deal).where(Deal.set_id == game_set.id).order_by(Deal.number)
-                )
-            )
-            move_rows = list(
-                await session.scalars(
-                    select(Move)
-                    .where(Move.deal_id.in_([d.id for d in deal_rows]))
-                    .order_by(Move.deal_id, Move.seq)
-                )
-            )
-        moves_by_deal: dict[int, list[StoredMove]] = {d.id: [] for d in deal_rows}
-        for m in move_rows:
-            moves_by_deal[m.deal_id].append(
-                StoredMove(
-                    seq=m.seq,
-                    seat=m.seat,
-                    tile=m.tile,
-                    end=m.end,
-                    auto=m.auto,
-                    client_move_id=m.client_move_id,
-                    created_at=m.created_at,
-                )
-            )
-        deals = [
-            StoredDeal(
-                id=d.id,
-                number=d.number,
-                source=d.source,
-                started_at=d.started_at,
-                ended=d.ended_at is not None,
-                moves=moves_by_deal[d.id],
-            )
-            for d in deal_rows
-        ]
-        return StoredSet(
-            id=game_set.id,
-            number=game_set.number,
-            rules=dict(game_set.rules),
-            ended=game_set.ended_at is not None,
-            deals=deals,
+async def insert_deal(
+    conn: AsyncConnection, *, set_id: int, number: int, secret: str, opener: int, at: datetime
+) -> int:
+    result = await conn.execute(
+        insert(DEALS)
+        .values(
+            set_id=set_id,
+            number=number,
+            shuffle=FAIR_SHUFFLE,
+            secret=secret,
+            opener=opener,
+            started_at=at,
         )
-
-    async def playing_room_ids(self) -> list[str]:
-        async with self.db.session() as session:
-            result = await session.scalars(select(Room.id).where(Room.status == "playing"))
-            return list(result)
+        .returning(DEALS.c.id)
+    )
+    return int(result.scalar_one())
 
 
-async def _write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
+async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
     """Append the moves (one multi-row INSERT), then book what each of them concluded."""
     await conn.execute(
         insert(MOVES),
@@ -297,5 +182,62 @@ async def _book_result(conn: AsyncConnection, record: MoveRecord) -> None:
             .where(SETS.c.id == record.set_id)
             .values(ended_at=record.at, result=record.set_result)
         )
-        # ratings: the set's ranks and rating changes commit with the move that ended it
-        await ratings.rate_set(conn, set_id=record.set_id, result=record.set_result, at=record.at)
+
+
+async def last_set_number(session: AsyncSession, *, room_id: str) -> int:
+    value = await session.scalar(select(func.max(GameSet.number)).where(GameSet.room_id == room_id))
+    return int(value or 0)
+
+
+async def load_current_set(session: AsyncSession, *, room_id: str) -> StoredSet | None:
+    game_set = await session.scalar(
+        select(GameSet).where(GameSet.room_id == room_id).order_by(GameSet.number.desc()).limit(1)
+    )
+    if game_set is None:
+        return None
+    deal_rows = list(
+        await session.scalars(select(Deal).where(Deal.set_id == game_set.id).order_by(Deal.number))
+    )
+    move_rows = list(
+        await session.scalars(
+            select(Move)
+            .where(Move.deal_id.in_([d.id for d in deal_rows]))
+            .order_by(Move.deal_id, Move.seq)
+        )
+    )
+    moves_by_deal: dict[int, list[StoredMove]] = {d.id: [] for d in deal_rows}
+    for m in move_rows:
+        moves_by_deal[m.deal_id].append(
+            StoredMove(
+                seq=m.seq,
+                seat=m.seat,
+                tile=m.tile,
+                end=m.end,
+                auto=m.auto,
+                client_move_id=m.client_move_id,
+                created_at=m.created_at,
+            )
+        )
+    deals = [
+        StoredDeal(
+            id=d.id,
+            number=d.number,
+            source=d.source,
+            started_at=d.started_at,
+            ended=d.ended_at is not None,
+            moves=moves_by_deal[d.id],
+        )
+        for d in deal_rows
+    ]
+    return StoredSet(
+        id=game_set.id,
+        number=game_set.number,
+        rules=dict(game_set.rules),
+        ended=game_set.ended_at is not None,
+        deals=deals,
+    )
+
+
+async def playing_room_ids(session: AsyncSession) -> list[str]:
+    result = await session.scalars(select(Room.id).where(Room.status == "playing"))
+    return list(result)

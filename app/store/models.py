@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.rooms.settings import MAX_SEATS, ROOM_STATUSES, SEATS_PER_TABLE, seat_count
+from app.presets import MAX_SEATS, ROOM_STATUSES, SEATS_PER_TABLE, seat_count
 from app.store.types import UTCDateTime, utcnow
 
 __all__ = ["MAX_SEATS", "ROOM_STATUSES", "SEATS_PER_TABLE", "seat_count"]  # re-exported

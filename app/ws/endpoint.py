@@ -15,36 +15,37 @@ from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import logs
-from app.api.auth import authenticate_token
-from app.api.errors import error_body
-from app.api.ratelimit import SocketCap, client_address
+from app.clients import client_address
+from app.errors import error_body
 from app.metrics import Metrics, Role
 from app.players import bans
-from app.rooms.connection import CLOSE_RECONNECT, Connection
+from app.players.sessions import authenticate_token
+from app.rooms import frames
+from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
 from app.rooms.placement import Relay
-from app.rooms.table import Table
-from app.settings import Settings
-from app.store.games import SqlGameStore
-from app.ws.limits import TokenBucket
-from app.ws.messages import (
+from app.rooms.protocol import (
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_RECONNECT,
+    CLOSE_TOO_BIG,
+    CLOSE_TRY_AGAIN,
+    ByeReason,
     ClientMessage,
     Hello,
     Ping,
     Play,
     ProtocolError,
-    dumps,
-    error_message,
     parse_client_message,
 )
+from app.rooms.table import Table
+from app.settings import Settings
+from app.ws.limits import SocketCap, TokenBucket
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
 HELLO_TIMEOUT = 10.0
-CLOSE_POLICY = 1008
-CLOSE_TOO_BIG = 1009
-CLOSE_TRY_AGAIN = 1013  # too many sockets from one address
 MAX_VIOLATIONS = 20  # refused floods before the socket is closed
 
 
@@ -109,14 +110,14 @@ async def _table_socket(websocket: WebSocket) -> None:
             if message is None:
                 break
             if isinstance(message, Ping):
-                conn.send(dumps({"type": "pong", "t": message.t}))
+                conn.send(frames.pong(message.t))
             else:
                 table.message(conn, message)
     finally:
         metrics.connection_closed(role)
         table.gone(conn)
         if not conn.closed:
-            conn.shutdown(1000, "")
+            conn.shutdown(CLOSE_NORMAL, "")
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.wait_closed(), 2)
         conn.cancel()
@@ -142,8 +143,7 @@ async def _handshake(
     """Find the table, read the ``hello``, check its token, join. None when the socket was
     refused (and told why). A function of its own so that what it loads (the database session,
     the player row, the hello) is freed once the socket is in play, not kept for its lifetime."""
-    store: SqlGameStore = manager.store  # type: ignore[assignment]
-    room_id = await store.room_id_for_code(code.upper())
+    room_id = await manager.store.room_id_for_code(code.upper())
     table = await manager.get(room_id) if room_id else None
     if table is None and websocket.app.state.draining:  # the drain began during the handshake
         await session.send_away("draining")
@@ -194,7 +194,7 @@ class _Session:
     async def fail(self, code: str, message: str, close_code: int) -> None:
         log.info("closing socket: %s (%s)", code, message)
         self.websocket.app.state.metrics.record_ws_refusal(code)
-        frame = dumps(error_message(code, message))
+        frame = frames.error(code, message)
         if self.conn is not None:
             self.conn.send(frame)
             self.conn.shutdown(close_code, code)
@@ -203,13 +203,13 @@ class _Session:
             await self.websocket.send_text(frame)
             await self.websocket.close(code=close_code, reason=code)
 
-    async def send_away(self, reason: str) -> None:
+    async def send_away(self, reason: ByeReason) -> None:
         with contextlib.suppress(Exception):
-            await self.websocket.send_text(dumps({"type": "bye", "reason": reason}))
+            await self.websocket.send_text(frames.bye(reason))
             await self.websocket.close(code=CLOSE_RECONNECT, reason=reason)
 
     async def _reply(self, code: str, message: str, move_id: str | None = None) -> None:
-        frame = dumps(error_message(code, message, move_id))
+        frame = frames.error(code, message, move_id)
         if self.conn is not None:
             self.conn.send(frame)
             return

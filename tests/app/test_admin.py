@@ -20,10 +20,10 @@ from sqlalchemy import select
 
 from app.main import create_app
 from app.rooms.clock import FakeClock
-from app.rooms.frames import CLOSE_BANNED, CLOSE_REMOVED, CLOSE_ROOM_CLOSED
 from app.rooms.manager import TableManager
+from app.rooms.protocol import CLOSE_BANNED, CLOSE_REMOVED, CLOSE_ROOM_CLOSED
+from app.rooms.store import SqlGameStore
 from app.settings import Settings
-from app.store.games import SqlGameStore
 from app.store.models import Player, Room, Seat
 from tests.app.live.client import Lobby
 from tests.app.live.conftest import CONFIG, Probe

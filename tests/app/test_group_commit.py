@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import event, func, select, text
 
-from app.rooms.store import MoveRecord, StoreConflict
+from app.rooms.store import SqlGameStore
 from app.store import players, rooms
 from app.store.batch import GroupCommit
 from app.store.db import Database
-from app.store.games import SqlGameStore
 from app.store.models import Deal, Move, Score
+from app.store.records import MoveRecord, StoreConflict
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

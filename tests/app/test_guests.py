@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app.api.auth import authenticate_token, hash_token
+from app.players.sessions import authenticate_token, hash_token
 from tests.conftest import TEST_SECRET_KEY, Guest
 
 

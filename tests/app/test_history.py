@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import select
 
 from app.rooms.clock import FakeClock
+from app.rooms.protocol import Play
 from app.store.models import Deal, GameSet
-from app.ws.messages import Play
 from tests.app.live import conftest as live
 from tests.app.live.conftest import CONFIG, LiveTable, to_move
 

@@ -139,6 +139,7 @@ async def test_each_klasik_option(
         ({"preset": "klasik", "scoring": "fixed"}, "scoring", ""),
         ({"preset": "klasik", "seven_tiles": "maybe"}, "seven_tiles", ""),
         ({"preset": "klasik", "discard": 2}, "discard", ""),
+        ({"preset": "klasik", "discard": True, "stuck": "pass"}, "discard", ""),
         ({"preset": "klasik", "colour": "red"}, "colour", ""),
     ],
 )
@@ -230,12 +231,17 @@ async def test_the_old_discard_flag_is_read_as_stuck(
 ) -> None:
     room = await create(api, host, preset="klasik", discard=False)
     assert room["settings"] == {**KLASIK_DEFAULTS, "stuck": "pass"}
-    # A row stored before the stuck option keeps its game (app/rooms/settings.stuck_alias).
-    from app.rooms.settings import rule_settings, with_defaults
+    # A row stored before the stuck option keeps its game, at its table too (app/presets.py
+    # with_defaults reads the flag with engine.stuck_alias).
+    from app.presets import with_defaults
+    from app.rooms.state import rules_of
+    from app.store.records import RoomInfo
 
     old = {k: v for k, v in KLASIK_DEFAULTS.items() if k != "stuck"}
     assert with_defaults({**old, "discard": False})["stuck"] == "pass"
-    assert rule_settings({**old, "discard": True})["stuck"] == "discard"
+    assert rules_of(RoomInfo("r", "ABCDEF", "h", "open", {**old, "discard": False}, ())).stuck == (
+        "pass"
+    )
     assert RoomSettings.model_validate(with_defaults({**old, "discard": False})).stuck == "pass"
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from app import presets as rs
 from app.live import NullLiveTables
-from app.rooms import settings as rs
 from app.settings import Settings
 from tests.conftest import Guest
 

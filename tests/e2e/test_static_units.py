@@ -1,5 +1,5 @@
 """The client's pure modules under ``node --test`` (static/js/tests/), fed the server's own
-presets catalogue (app/rooms/settings.py), so that the create form's helpers are checked
+presets catalogue (app/presets.py), so that the create form's helpers are checked
 against the defaults the server really serves, whole deals played by the engine (each viewer's
 view after every move, the events, and where the opening tile lies), so that the snapshot reader
 and the end choice are checked against views the server really sends, and the Python engine's
@@ -20,7 +20,7 @@ import pytest
 
 import engine
 from app.players import history
-from app.rooms.settings import catalogue
+from app.presets import catalogue
 from app.store.models import Deal, Move
 from engine import fairness
 from engine.rules import rules_from_settings

@@ -14,18 +14,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 from sqlalchemy import select
 
 from app.rooms.clock import FakeClock
 from app.rooms.connection import Connection
 from app.rooms.manager import TableManager
 from app.rooms.state import TableConfig
+from app.rooms.store import SqlGameStore
 from app.rooms.table import Table
-from app.store.games import SqlGameStore
+from app.settings import Settings
 from app.store.models import Move
 from tests.app.live.server import ServerProcess
+from tests.conftest import TEST_SECRET_KEY
 
-CONFIG = TableConfig(deal_pause=2.0, bot_min_delay=0.5, bot_max_delay=0.5)
+CONFIG = TableConfig.from_settings(
+    Settings(
+        secret_key=SecretStr(TEST_SECRET_KEY),
+        deal_pause_seconds=2.0,
+        bot_min_delay=0.5,
+        bot_max_delay=0.5,
+    )
+)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.rooms.clock import FakeClock
-from app.ws.messages import Chat, Phrase, ProtocolError, React, parse_client_message
+from app.rooms.protocol import Chat, Phrase, ProtocolError, React, parse_client_message
 from tests.app.live.conftest import LiveTable, Probe
 
 

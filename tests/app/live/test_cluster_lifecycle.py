@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.rooms.frames import CLOSE_REPLACED, CLOSE_ROOM_CLOSED
+from app.rooms.protocol import CLOSE_REPLACED, CLOSE_ROOM_CLOSED
 from tests.app.live.client import Lobby, TableClient, _auth
 from tests.app.live.server import ServerProcess
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from app.rooms.connection import CLOSE_SLOW_CONSUMER, Connection
+from app.rooms.connection import Connection
+from app.rooms.protocol import CLOSE_TRY_AGAIN
 
 
 async def test_a_client_that_cannot_keep_up_is_dropped_not_waited_for() -> None:
@@ -25,7 +26,7 @@ async def test_a_client_that_cannot_keep_up_is_dropped_not_waited_for() -> None:
     assert conn.closed
     release.set()
     await asyncio.wait_for(conn.wait_closed(), 2)
-    assert closed == [(CLOSE_SLOW_CONSUMER, "slow_consumer")]
+    assert closed == [(CLOSE_TRY_AGAIN, "slow_consumer")]
     assert len(written) <= 1  # what was queued for a client that is being dropped is discarded
 
 

@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 import engine
 from app.rooms.clock import FakeClock
+from app.rooms.protocol import Play
 from app.store.models import Deal, GameSet
-from app.ws.messages import Play
 from engine import fairness
 from tests.app.live.client import TableClient
 from tests.app.live.conftest import LiveTable, Probe, restarted, to_move

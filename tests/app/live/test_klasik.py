@@ -19,8 +19,8 @@ from sqlalchemy import select
 
 import engine
 from app.rooms.clock import FakeClock
+from app.rooms.protocol import Play, parse_client_message
 from app.store.models import GameSet, Move, Score
-from app.ws.messages import Play, parse_client_message
 from tests.app.live.client import Lobby, TableClient, choose
 from tests.app.live.conftest import (
     CONFIG,

@@ -10,10 +10,9 @@ from sqlalchemy import select
 
 import engine
 from app.rooms.clock import FakeClock
-from app.rooms.frames import CLOSE_REPLACED, CLOSE_ROOM_CLOSED
+from app.rooms.protocol import CLOSE_REPLACED, CLOSE_ROOM_CLOSED, Leave, Play
 from app.rooms.seating import TIMEOUTS_TO_BOT
 from app.store.models import GameSet, Room, Seat
-from app.ws.messages import Leave, Play
 from tests.app.live.conftest import CONFIG, LiveTable, Probe, stored_moves, to_move
 
 

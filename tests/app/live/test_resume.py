@@ -10,9 +10,9 @@ import pytest
 
 from app.rooms.clock import FakeClock
 from app.rooms.manager import TableManager
+from app.rooms.protocol import Play, Resume
 from app.rooms.state import TableConfig
-from app.store.games import SqlGameStore
-from app.ws.messages import Play, Resume
+from app.rooms.store import SqlGameStore
 from tests.app.live.conftest import CONFIG, LiveTable, Probe, to_move
 
 # A small window keeps the tests short; the default (TableConfig) works the same way.

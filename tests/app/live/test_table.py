@@ -8,7 +8,7 @@ from typing import Any
 
 import engine
 from app.rooms.clock import FakeClock
-from app.ws.messages import Leave, Play, Resume
+from app.rooms.protocol import Leave, Play, Resume
 from tests.app.live.conftest import (
     CONFIG,
     LiveTable,

@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
-from app.rooms.store import MoveRecord
+from app.rooms.store import SqlGameStore
 from app.store.db import Database
-from app.store.games import SqlGameStore
 from app.store.models import Player, Room, Seat
+from app.store.records import MoveRecord
 from tests.conftest import TEST_SECRET_KEY
 
 AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from app.api.auth import authenticate_token
+from app.players.sessions import authenticate_token
 from app.store.models import Account, Player, PlayerSession
 from tests.conftest import Guest
 

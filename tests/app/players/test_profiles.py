@@ -10,8 +10,8 @@ import httpx
 from openskill.models import PlackettLuce
 
 from app.players.ratings import displayed
+from app.rooms.store import SqlGameStore
 from app.store.db import Database
-from app.store.games import SqlGameStore
 from tests.app.players.conftest import play_set, seated_room
 from tests.conftest import Guest
 

@@ -13,10 +13,10 @@ from sqlalchemy import select
 
 import engine
 from app.players.ratings import displayed, seat_ranks
-from app.rooms.store import MoveRecord
+from app.rooms.store import SqlGameStore
 from app.store.db import Database
-from app.store.games import SqlGameStore
 from app.store.models import Rating, RatingChange, SetPlayer
+from app.store.records import MoveRecord
 from tests.app.players.conftest import AT, play_set, seated_room
 
 # --- ranks (pure) -------------------------------------------------------------------------------

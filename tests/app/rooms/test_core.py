@@ -13,9 +13,11 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 import engine
-from app.rooms.core import handle
+from app.presets import DEFAULT_TURN_SECONDS
+from app.rooms.core import handle, schedule
 from app.rooms.effects import (
     Arm,
     BotMoved,
@@ -37,12 +39,16 @@ from app.rooms.effects import (
     StoreMove,
     TurnDue,
 )
+from app.rooms.protocol import Play
 from app.rooms.state import TableConfig, TableState
-from app.rooms.store import RoomInfo, SeatInfo
-from app.ws.messages import Play
+from app.settings import Settings
+from app.store.records import RoomInfo, SeatInfo
+from tests.conftest import TEST_SECRET_KEY
 
 T0 = 1_800_000_000.0
 SETTINGS = {"preset": "pordi", "mode": "tunggal", "turn_seconds": 15}
+# The service's defaults (a secret key given, so that no key file is written).
+CONFIG = TableConfig.from_settings(Settings(secret_key=SecretStr(TEST_SECRET_KEY)))
 
 
 def room(status: str = "open", bots: tuple[int, ...] = ()) -> RoomInfo:
@@ -76,7 +82,7 @@ def run(state: TableState, command: Command, now: float) -> list[Effect]:
 
 
 def started(bots: tuple[int, ...] = ()) -> TableState:
-    state = TableState(room(bots=bots), TableConfig(), random.Random(5), lambda: "5" * 64)
+    state = TableState(room(bots=bots), CONFIG, random.Random(5), lambda: "5" * 64)
     for seat in range(4):
         if seat not in bots:
             handle(state, Join(seat, f"p{seat}"), T0)
@@ -124,6 +130,19 @@ def test_a_late_move_after_the_clock_ran_out_is_refused() -> None:
     assert stored(refused) == []
     assert [f["code"] for f in sent_to(refused, mover)] == ["not_your_turn"]
     assert state.move_seq == 1
+
+
+def test_the_clock_runs_for_the_room_setting_or_its_default() -> None:
+    state = started()
+    stored_without = {k: v for k, v in SETTINGS.items() if k != "turn_seconds"}
+    for settings, seconds in (
+        ({**SETTINGS, "turn_seconds": 60}, 60),
+        (stored_without, DEFAULT_TURN_SECONDS),
+    ):
+        state.room = replace(state.room, settings=settings)
+        state.turn_started = T0 + 1
+        schedule(state, T0 + 2)
+        assert state.deadline == T0 + 1 + seconds
 
 
 def test_the_clock_for_a_turn_already_played_does_nothing() -> None:

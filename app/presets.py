@@ -3,7 +3,9 @@
 The API schemas (app/api/schemas.py) build their types and defaults from these names,
 ``GET /api/presets`` serves them to clients (which build their create form from it), the lobby
 fills in defaults with ``new_room_defaults`` and the tables hand ``rule_settings`` to the engine.
-The engine still decides whether a combination is playable (``engine.rules_from_settings``).
+The engine still decides whether a combination is playable (``engine.rules_from_settings``), and
+the rules' defaults are its presets' (``engine.pordi()``, ``engine.klasik()``); the turn clock
+and everything else about a room are the server's own, set here.
 Pure data and functions: no I/O, importable from the models and the engine's callers alike.
 """
 
@@ -11,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
+
+import engine
+from engine.scoring import ZERO_ZERO_PENALTY
 
 # --- statuses (the transitions between them live in app/rooms/lifecycle.py) ---------------------
 
@@ -52,7 +57,10 @@ BOT_KINDS: tuple[BotKind, ...] = get_args(BotKind)
 DEFAULT_PRESET: Preset = "pordi"
 DEFAULT_MODE: Mode = "tunggal"
 DEFAULT_TURN_SECONDS: TurnSeconds = 15
-DEFAULT_DEALS_PER_SET = 7
+# The rules a room plays when the host chooses nothing: the engine's presets without options.
+_PORDI = engine.pordi()
+_KLASIK = engine.klasik()
+DEFAULT_DEALS_PER_SET = _PORDI.deals_per_set
 DEALS_PER_SET_RANGE = (1, 21)
 DEFAULT_PUBLIC = True
 DEFAULT_RATED = False  # a host's room counts for ratings only when created rated (app/players)
@@ -73,16 +81,16 @@ MAX_SEATS = max(PLAYER_COUNTS)  # the seats table allows 0..MAX_SEATS-1
 # settings (and from the JSON), and sending one with preset "pordi" is a 422.
 KLASIK_OPTIONS = ("players", "seven_tiles", "stuck", "zero_zero_25", "scoring")
 
-# What the host leaves out, by preset. PORDI's target (7, Ganda) must never reach Klasik (100).
+# What the host leaves out, by preset. PORDI's target (Ganda) must never reach a Klasik room.
 PRESET_DEFAULTS: dict[Preset, dict[str, Any]] = {
-    "pordi": {"target_points": 7},
+    "pordi": {"target_points": _PORDI.target_points},
     "klasik": {
-        "target_points": 100,
-        "players": 4,
-        "seven_tiles": False,
-        "stuck": "discard",
-        "zero_zero_25": False,
-        "scoring": "difference",
+        "target_points": _KLASIK.target_points,
+        "players": _KLASIK.players,
+        "seven_tiles": _KLASIK.hand_size == 7,  # the option deals seven tiles each
+        "stuck": _KLASIK.stuck,
+        "zero_zero_25": _KLASIK.zero_zero_25,
+        "scoring": _KLASIK.scoring,
     },
 }
 TARGET_POINTS_MAX: dict[Preset, int] = {"pordi": 99, "klasik": 1000}
@@ -113,20 +121,11 @@ QUICKPLAY_MODES: tuple[Mode, ...] = MODES
 QUICKPLAY_TURN_SECONDS: tuple[TurnSeconds, ...] = TURN_SECONDS
 
 
-def stuck_alias(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """Settings with the old boolean ``discard`` (rooms stored before ``stuck``) as ``stuck``."""
-    out = dict(settings)
-    flag = out.pop("discard", None)
-    if isinstance(flag, bool) and out.get("stuck") is None:
-        out["stuck"] = "discard" if flag else "pass"
-    elif flag is not None:
-        out["discard"] = flag  # not a boolean, or beside stuck: left for validation to refuse
-    return out
-
-
 def rule_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has."""
-    settings = stuck_alias(settings)
+    """A room's settings as the engine's ``rules_from_settings`` input: the rule keys it has.
+
+    ``settings`` as the API validated them or ``with_defaults`` read them from a stored row (an
+    old row's ``discard`` is read there, not here)."""
     return {key: settings[key] for key in RULE_KEYS if settings.get(key) is not None}
 
 
@@ -158,9 +157,11 @@ def new_room_defaults(
 
 
 def with_defaults(stored: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored room's settings with what older rows lack (``allow_join_bots``) filled in, and
-    their ``discard`` flag read as ``stuck``."""
-    settings = stuck_alias(stored)
+    """A stored room's settings with what older rows lack (``turn_seconds``,
+    ``allow_join_bots``, ``rated``, ``chat``) filled in, and their ``discard`` flag read as
+    ``stuck`` (``engine.stuck_alias``)."""
+    settings = engine.stuck_alias(stored)
+    settings.setdefault("turn_seconds", DEFAULT_TURN_SECONDS)
     if settings.get("allow_join_bots") is None:
         settings["allow_join_bots"] = allow_join_bots_default(
             bool(settings.get("public", DEFAULT_PUBLIC))
@@ -236,9 +237,6 @@ def rule_numbers(preset: Preset) -> dict[str, Any]:
     room and of each table shape: tiles in hand, tiles left over, the opening tile, the redeal,
     and the scoring tables (PORDI) or the 0-0 option's count (Klasik). The rules page shows these
     rather than writing numbers of its own."""
-    import engine
-    from engine.scoring import ZERO_ZERO_PENALTY
-
     defaults = new_room_defaults(preset)
     base = engine.rules_from_settings(rule_settings(defaults))
     tables = []

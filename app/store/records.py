@@ -1,0 +1,109 @@
+"""A table's stored facts as plain data: what the store reads back and what it appends.
+
+The live tables (app/rooms) work on these records; the repositories (app/store/games.py) read and
+write them. No ORM object leaves the store as part of a table's state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class StoreConflict(Exception):
+    """Another node has written this table's history since we loaded it: our copy is stale."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    player_id: str | None
+    name: str | None
+    bot: str | None
+    left_by: str | None = None  # on a bot's seat: the player who left it and may take it back
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    id: str
+    code: str
+    host_id: str
+    status: str
+    settings: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return seat.seat
+        return None
+
+    def public(self, spectators: int = 0) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host_id": self.host_id,
+            "settings": self.settings,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "player_id": s.player_id,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "left_by": s.left_by,
+                }
+                for s in self.seats
+            ],
+            "spectators": spectators,
+        }
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    seq: int
+    seat: int
+    tile: str
+    end: str | None
+    auto: bool
+    client_move_id: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class StoredDeal:
+    id: int
+    number: int
+    source: int | str  # what the engine deals it from: a secret (fair deals), or a seed
+    started_at: datetime
+    ended: bool
+    moves: list[StoredMove] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StoredSet:
+    id: int
+    number: int
+    rules: dict[str, Any]
+    ended: bool
+    deals: list[StoredDeal]
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One placement to append, with what it concluded (stored in the same transaction)."""
+
+    deal_id: int
+    seq: int
+    seat: int
+    tile: str
+    end: str | None
+    auto: bool
+    client_move_id: str | None
+    at: datetime
+    deal_result: dict[str, Any] | None = None
+    set_id: int | None = None
+    set_result: dict[str, Any] | None = None
+    scores: list[int] | None = None
