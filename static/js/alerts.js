@@ -156,10 +156,6 @@ function update() {
   applyTab();
 }
 
-export function soundIsOn() {
-  return soundOn;
-}
-
 export function setSound(on) {
   soundOn = Boolean(on);
   saveSoundOn(soundOn);

@@ -8,7 +8,7 @@
 import { h, s as svg } from './dom.js';
 import { state, subscribe } from './store.js';
 import { t, lang, onLangChange } from './i18n.js';
-import { seatLabel } from './views/common.js';
+import { seatLabel } from './seats.js';
 import { loadMuted, saveMuted } from './storage.js';
 
 const BUBBLE_MS = 3000;

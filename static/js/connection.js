@@ -4,12 +4,11 @@
 import { state, changed } from './store.js';
 import { TableSocket } from './socket.js';
 import { loadPlayer } from './storage.js';
+import { CLOSE } from './protocol.js';
 
 const ROLE_WAIT_MS = 1500;
-const CLOSE_ROOM_CLOSED = 4000;
-const CLOSE_REPLACED = 4001;
 // An operator took this player off the table, or banned them (PROTOCOL.md): never reconnect.
-const CLOSE_SENT_AWAY = { 4002: 'removed', 4003: 'banned' };
+const CLOSE_SENT_AWAY = { [CLOSE.REMOVED]: 'removed', [CLOSE.BANNED]: 'banned' };
 
 let socket = null;
 let haltReason = null;
@@ -39,10 +38,10 @@ export function connect(code, { onMessage, onHalt }) {
         changed();
         return false;
       }
-      if (closeCode === 1008 && room.notFound) return false;
-      // 4000 room closed, 4001 replaced by a newer socket (PROTOCOL.md §5): even if the `bye`
-      // got lost, never reconnect.
-      if (closeCode === CLOSE_ROOM_CLOSED) {
+      if (closeCode === CLOSE.POLICY && room.notFound) return false;
+      // Room closed, or replaced by a newer socket (PROTOCOL.md §5): even if the `bye` got lost,
+      // never reconnect.
+      if (closeCode === CLOSE.ROOM_CLOSED) {
         onHalt('room_closed');
         changed();
         return false;
@@ -52,7 +51,7 @@ export function connect(code, { onMessage, onHalt }) {
         changed();
         return false;
       }
-      if (closeCode === CLOSE_REPLACED) {
+      if (closeCode === CLOSE.REPLACED) {
         haltReason = 'replaced';
         room.halted = 'replaced';
         changed();

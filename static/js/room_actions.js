@@ -5,7 +5,8 @@
 import * as api from './api.js';
 import { state, changed, toast } from './store.js';
 import { t } from './i18n.js';
-import { errorText, takeableSeats } from './views/common.js';
+import { errorText } from './errors.js';
+import { takeableSeats } from './seats.js';
 import { loadPlayer } from './storage.js';
 import { defaultBot } from './presets.js';
 import { halt, expectRole } from './connection.js';

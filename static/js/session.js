@@ -6,7 +6,7 @@
 import * as api from './api.js';
 import { state, changed, toast } from './store.js';
 import { applySnapshot, isMyTurn, legalByTile, tapTile } from './game.js';
-import { errorText } from './views/common.js';
+import { errorText } from './errors.js';
 import { loadPlayer } from './storage.js';
 import * as chat from './chat.js';
 import {

@@ -8,6 +8,8 @@
 // PONG_TIMEOUT_MS (any frame counts as an answer) marks it dead, well inside 10 s of the last frame.
 // The browser's `offline` event drops the socket at once.
 
+import { CLOSE } from './protocol.js';
+
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
 export const WATCH_EVERY_MS = 500;
@@ -99,7 +101,7 @@ export class TableSocket {
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;
-      try { ws.close(1000, 'bye'); } catch { /* already closed */ }
+      try { ws.close(CLOSE.NORMAL, 'bye'); } catch { /* already closed */ }
     }
     this._status('stopped');
   }
@@ -113,7 +115,7 @@ export class TableSocket {
       const ws = this.ws;
       this.ws = null;
       this._detach(ws);
-      try { ws.close(1000, 'resync'); } catch { /* ignore */ }
+      try { ws.close(CLOSE.NORMAL, 'resync'); } catch { /* ignore */ }
     }
     this._open();
   }
@@ -205,7 +207,7 @@ export class TableSocket {
     clearTimeout(this.connectTimer);
     if (ws) {
       this._detach(ws);
-      try { ws.close(1000, 'dead'); } catch { /* ignore */ }
+      try { ws.close(CLOSE.NORMAL, 'dead'); } catch { /* ignore */ }
     }
     this._scheduleRetry();
   }

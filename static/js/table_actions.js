@@ -3,7 +3,7 @@
 
 import { state, changed, toast } from './store.js';
 import { t } from './i18n.js';
-import { errorText } from './views/common.js';
+import { errorText } from './errors.js';
 import { tapTile } from './game.js';
 import { viewerSeat } from './roominfo.js';
 import { send } from './connection.js';

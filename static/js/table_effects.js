@@ -4,7 +4,7 @@
 
 import { state, changed, announce } from './store.js';
 import { t } from './i18n.js';
-import { seatLabel } from './views/common.js';
+import { seatLabel } from './seats.js';
 import { tileKey } from './game.js';
 
 const PASS_SHOW_MS = 2600;

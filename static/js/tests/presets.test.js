@@ -1,6 +1,6 @@
 // node --test: the create form's data helpers (presets.js) and normRoom (api.js) against the
 // server's own catalogue, which the runner (tests/e2e/test_static_units.py) writes from
-// app/rooms/settings.py and names in GAPLE_PRESETS_JSON: no copy of a default lives here.
+// app/presets.py and names in GAPLE_PRESETS_JSON: no copy of a default lives here.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

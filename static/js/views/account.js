@@ -8,7 +8,8 @@ import { t } from '../i18n.js';
 import { state, changed, toast } from '../store.js';
 import { request } from '../api.js';
 import { loadPlayer, savePlayer } from '../storage.js';
-import { errorText, initials } from './common.js';
+import { initial } from '../text.js';
+import { errorText } from '../errors.js';
 
 // Which player this browser knows has an account, and its username (GET me is not asked at boot).
 const ACCOUNT_KEY = 'gaple.account';
@@ -197,7 +198,7 @@ export function accountBar() {
       changed();
     },
   },
-  h('span', { class: 'acct-avatar', 'aria-hidden': 'true' }, name ? initials(name) : personIcon()),
+  h('span', { class: 'acct-avatar', 'aria-hidden': 'true' }, name ? initial(name) : personIcon()),
   name ? h('span', { class: 'topbar-player', 'data-testid': 'player-name' }, name) : null,
   h('span', { class: 'acct-caret', 'aria-hidden': 'true' }, '▾'));
   return [cta, menuButton];

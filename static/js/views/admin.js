@@ -6,7 +6,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { changed, toast } from '../store.js';
 import { request } from '../api.js';
-import { errorText } from './common.js';
+import { errorText } from '../errors.js';
 
 const ROUTE_RE = /^\/admin\/?$/;
 const TOKEN_KEY = 'gaple.admin_token';

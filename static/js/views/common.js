@@ -1,27 +1,11 @@
 // Pieces shared by every screen: the top bar, the connection banner, toasts, labels.
 
 import { h } from '../dom.js';
-import { t, has, toggleLang, lang } from '../i18n.js';
+import { t, toggleLang, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { enter } from '../anim.js';
 import { seatCount } from '../presets.js';
 import { accountBar } from './account.js';
-import { initial } from '../text.js';
-
-export function errorText(code, message) {
-  if (code && has(`err.${code}`)) return t(`err.${code}`, { message: message || code });
-  if (code === 'invalid' || code === 'http_422') return t('err.invalid', { message: message || '' });
-  return t('err.generic', { message: message || code || '?' });
-}
-
-/** How a seat is named at the table: the player's name, "Bot 3", or "Seat 3". */
-export function seatLabel(room, seat) {
-  const info = room && room.info;
-  const entry = info && info.seats[seat];
-  if (entry && entry.name) return entry.name;
-  if (entry && entry.bot) return `${t('seat.bot_badge')} ${seat + 1}`;
-  return t('seat.n', { n: seat + 1 });
-}
 
 export function modeLabel(mode) {
   return mode === 'ganda' ? t('mode.ganda') : t('mode.tunggal');
@@ -139,27 +123,4 @@ export function seatConnected(room, seat, me) {
     if (room.halted || offline || (conn.state && conn.state !== 'open')) return false;
   }
   return room.presence[seat];
-}
-
-/** An avatar's letter: the name's first grapheme (an emoji stays whole), upper-cased. */
-export function initials(name) {
-  return initial(name);
-}
-
-/**
- * The seats this player could take now (the server decides; this only offers the button): before
- * the start every empty seat; while a set runs, the bot's seat they left (`left_by`), or any bot's
- * seat when the room allows it (`allow_join_bots`). Their own seat first.
- */
-export function takeableSeats(info, playerId) {
-  if (!info) return [];
-  if (info.status === 'open') return info.seats.filter((x) => !x.player_id && !x.bot).map((x) => ({ seat: x.seat, kind: 'empty' }));
-  if (info.status !== 'playing') return [];
-  const out = [];
-  for (const x of info.seats) {
-    if (!x.bot) continue;
-    if (playerId && x.left_by === playerId) out.unshift({ seat: x.seat, kind: 'back' });
-    else if (info.settings.allow_join_bots) out.push({ seat: x.seat, kind: 'bot' });
-  }
-  return out;
 }

@@ -5,7 +5,8 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { changed } from '../store.js';
 import { request } from '../api.js';
-import { modeLabel, errorText } from './common.js';
+import { modeLabel } from './common.js';
+import { errorText } from '../errors.js';
 import { profileLink } from './profile.js';
 import { myPlayerId } from './account.js';
 

@@ -3,7 +3,8 @@
 
 import { h } from '../dom.js';
 import { t, lang, has } from '../i18n.js';
-import { modeLabel, lengthLabel, initials } from './common.js';
+import { modeLabel, lengthLabel } from './common.js';
+import { initial } from '../text.js';
 import { nameLength } from '../text.js';
 import { profileLink } from './profile.js';
 import { practiceCard } from './practice.js';
@@ -289,7 +290,7 @@ export function nameCard(state, act, { compact = false } = {}) {
   if (!editing) {
     return h('div', { class: 'card name-card', 'data-testid': 'name-card' },
       h('div', { class: 'name-row' },
-        h('span', { class: 'avatar avatar-lg', 'aria-hidden': 'true' }, initials(player.name)),
+        h('span', { class: 'avatar avatar-lg', 'aria-hidden': 'true' }, initial(player.name)),
         h('div', {},
           h('div', { class: 'muted small' }, t('name.playing_as')),
           h('div', { class: 'name-value', 'data-testid': 'current-name' }, player.name)),

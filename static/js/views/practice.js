@@ -8,7 +8,8 @@ import { state, changed, toast } from '../store.js';
 import * as api from '../api.js';
 import { loadPlayer } from '../storage.js';
 import { getCatalogue, choicesOf, fieldOf } from '../presets.js';
-import { modeLabel, errorText } from './common.js';
+import { modeLabel } from './common.js';
+import { errorText } from '../errors.js';
 
 export const RULES_PATH = '/aturan';
 

@@ -7,7 +7,9 @@ import { h, s } from '../dom.js';
 import { t, has, lang } from '../i18n.js';
 import { changed, toast } from '../store.js';
 import { request } from '../api.js';
-import { modeLabel, initials, errorText } from './common.js';
+import { modeLabel } from './common.js';
+import { initial } from '../text.js';
+import { errorText } from '../errors.js';
 import { ratingSeries, chartGeometry, signed } from '../chart.js';
 import { myPlayerId } from './account.js';
 
@@ -132,7 +134,7 @@ export function profileView() {
   const mine = myPlayerId() === d.player_id;
   return page('ready',
     h('header', { class: 'profile-head' },
-      h('span', { class: 'profile-avatar', 'aria-hidden': 'true' }, initials(d.name)),
+      h('span', { class: 'profile-avatar', 'aria-hidden': 'true' }, initial(d.name)),
       h('div', { class: 'profile-who' },
         h('h1', { 'data-testid': 'profile-name' }, d.name),
         h('p', { class: 'profile-sub' },

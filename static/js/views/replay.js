@@ -10,7 +10,9 @@ import { tileSvg } from '../tiles.js';
 import { renderBoard } from '../board.js';
 import { parseTile, teamIndexOf } from '../game.js';
 import { finishedDeals, positionAt } from '../deal_position.js';
-import { modeLabel, initials, errorText } from './common.js';
+import { modeLabel } from './common.js';
+import { initial } from '../text.js';
+import { errorText } from '../errors.js';
 import { changed, toast } from '../store.js';
 import { icon } from '../icons.js';
 import { fairMarkFor } from '../fairness.js';
@@ -397,7 +399,7 @@ function hands(data, pos) {
         'data-tiles': hand.join(' '),
       },
       h('div', { class: 'replay-hand-head' },
-        h('span', { class: `avatar seat-color-${seat % 4}`, 'aria-hidden': 'true' }, initials(name)),
+        h('span', { class: `avatar seat-color-${seat % 4}`, 'aria-hidden': 'true' }, initial(name)),
         h('span', { class: 'replay-hand-name' }, name),
         seat === next ? h('span', { class: 'badge badge-you replay-turn' }, t('replay.to_move')) : null,
         h('span', { class: 'muted small replay-count' }, hand.length === 1 ? t('replay.tile_one') : t('seat.tiles', { n: hand.length }))),

@@ -4,7 +4,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
 import { nextDealMs, parseTile, teamIndexOf } from '../game.js';
-import { seatLabel } from './common.js';
+import { seatLabel } from '../seats.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { ratingChanges } from './setratings.js';

@@ -2,7 +2,8 @@
 
 import { h } from '../dom.js';
 import { t, lang, has } from '../i18n.js';
-import { modeLabel, lengthLabel, initials } from './common.js';
+import { modeLabel, lengthLabel } from './common.js';
+import { initial } from '../text.js';
 import {
   nameCard, presetDefaults, settingsPayload, klasikFields, lengthField, fieldError, presetSelect,
   choiceSelect, visibilityFields, hasKlasikOptions, knownFields,
@@ -254,7 +255,7 @@ function seatCard(seat, { room, info, me, isHost, mySeat, act }) {
     'data-occupied': String(occupied),
   },
   h('div', { class: 'seat-card-top' },
-    h('span', { class: `avatar seat-color-${seat.seat}`, 'aria-hidden': 'true' }, seat.bot ? icon('bot') : occupied ? initials(name) : '+'),
+    h('span', { class: `avatar seat-color-${seat.seat}`, 'aria-hidden': 'true' }, seat.bot ? icon('bot') : occupied ? initial(name) : '+'),
     h('div', { class: 'seat-card-text' },
       h('div', { class: 'muted small' }, t('seat.n', { n: seat.seat + 1 }), team ? ' · ' : '',
         team ? h('span', { class: 'nowrap' }, t('room.team', { t: team })) : null),

@@ -10,7 +10,7 @@
 import { h } from '../dom.js';
 import { t, has } from '../i18n.js';
 import { changed } from '../store.js';
-import { seatLabel } from './common.js';
+import { seatLabel } from '../seats.js';
 import { sides, standings, standingOf } from '../standings.js';
 import { icon } from '../icons.js';
 import { teamIndexOf } from '../game.js';

@@ -6,7 +6,7 @@ import { t } from '../i18n.js';
 import { changed } from '../store.js';
 import { request } from '../api.js';
 import { signed } from '../chart.js';
-import { seatLabel } from './common.js';
+import { seatLabel } from '../seats.js';
 
 const cache = new Map(); // "CODE:n" -> {status: loading|ready|error, data}
 

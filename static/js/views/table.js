@@ -8,7 +8,9 @@ import { renderBoard, choiceSpots } from '../board.js';
 import {
   bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, tileKey, remainingMs,
 } from '../game.js';
-import { seatLabel, modeLabel, initials, takeableSeats, seatConnected } from './common.js';
+import { modeLabel, seatConnected } from './common.js';
+import { seatLabel, takeableSeats } from '../seats.js';
+import { initial } from '../text.js';
 import { resultPanel } from './results.js';
 import { sheetButton, sheetOverlay } from './scoresheet.js';
 import { icon } from '../icons.js';
@@ -199,7 +201,7 @@ function seatPanel(i, ctx) {
       'data-countdown-ring': clockHere ? '' : null,
       style: { '--p': rem === null ? 0 : Math.min(1, ctx.turnMs ? rem / ctx.turnMs : 1) },
     },
-    h('span', { class: `avatar seat-color-${i}`, 'aria-hidden': 'true' }, entry.bot ? icon('bot') : initials(name))),
+    h('span', { class: `avatar seat-color-${i}`, 'aria-hidden': 'true' }, entry.bot ? icon('bot') : initial(name))),
     connected !== null
       ? h('span', {
         class: `presence-dot ${connected === false ? 'off' : 'on'}`,
