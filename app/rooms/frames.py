@@ -45,15 +45,11 @@ def ms(seconds: float) -> int:
 # --- single frames --------------------------------------------------------------------------
 
 
-def error_message(code: str, message: str, move_id: str | None = None) -> ErrorFrame:
-    msg: ErrorFrame = {"type": "error", "code": code, "message": message}
-    if move_id is not None:
-        msg["move_id"] = move_id
-    return msg
-
-
 def error(code: str, message: str, move_id: str | None = None) -> str:
-    return dumps(error_message(code, message, move_id))
+    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if move_id is not None:
+        frame["move_id"] = move_id
+    return dumps(frame)
 
 
 def bye(reason: ByeReason) -> str:
