@@ -112,6 +112,7 @@ def create_app(
     app.state.metrics = Metrics()
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
     app.state.redis = None
+    app.state.bus = None
     app.state.sockets = SocketCap(settings.max_sockets_per_address)
     app.add_middleware(
         CORSMiddleware,
@@ -177,6 +178,7 @@ def table_manager(app: FastAPI) -> TableManager:
             lease_ttl=settings.lease_ttl_seconds,
         )
         manager.cluster = Cluster(manager, bus, check_interval=settings.cluster_check_seconds)
+        app.state.bus = bus  # /readyz: not ready while the bus cannot listen
     return manager
 
 

@@ -120,3 +120,49 @@ class ServerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+class RedisServer:
+    """A ``redis-server`` of the caller's own on a free port of 127.0.0.1, without persistence, that
+    the caller may stop and start again (on the same port) to play a Redis restart. Never the
+    shared server: tests and benchmarks cut only what they started."""
+
+    def __init__(self, data_dir: Path, *, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        command = [
+            *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+            *("--save", "", "--appendonly", "no", "--dir", str(self.data_dir)),
+        ]
+        with (self.data_dir / "redis.log").open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited early (port {self.port})")
+            with socket.socket() as sock:
+                sock.settimeout(0.5)
+                try:
+                    sock.connect(("127.0.0.1", self.port))
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        return
+                except OSError:
+                    pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not come up on port {self.port}")
+
+    def stop(self) -> None:
+        """SIGKILL: Redis is gone at once, its keys (leases, counters) with it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)

@@ -3,8 +3,9 @@
 
 * ``GET /livez`` never touches the database or Redis: a node that is busy, or whose database is
   down, is alive, and restarting it would not help. 200 while the event loop answers.
-* ``GET /readyz``: the database and a configured Redis answer within ``READY_TIMEOUT`` and the
-  node is not draining; else 503. Load balancers and ``depends_on`` use it.
+* ``GET /readyz``: the database and a configured Redis answer within ``READY_TIMEOUT``, the
+  node's bus listens to Redis (it resubscribes after Redis restarts; until then the node cannot
+  relay) and the node is not draining; else 503. Load balancers and ``depends_on`` use it.
 * ``GET /api/health``: the same checks, reported one by one.
 
 The database is checked on a connection of its own (``Database.ping``), never one of the pool
@@ -39,9 +40,14 @@ async def _ping(check: Any) -> str:
 
 async def _checks(request: Request) -> tuple[str, str]:
     redis_client = request.app.state.redis
+    bus = request.app.state.bus
 
     async def redis() -> str:
-        return "disabled" if redis_client is None else await _ping(redis_client.ping)
+        if redis_client is None:
+            return "disabled"
+        if bus is not None and not bus.connected:
+            return "error"
+        return await _ping(redis_client.ping)
 
     database, redis_state = await asyncio.gather(_ping(request.app.state.db.ping), redis())
     return database, redis_state

@@ -3,6 +3,12 @@
 A lease is a key holding the owner node's id with a short expiry. Only the owner renews or
 releases it (checked atomically in Lua), so a node that was paused past its lease cannot take it
 back from the node that took over.
+
+When Redis goes away (a restart, a network cut) the listener notices on its next read, says so
+(``connected`` is False, ``on_lost`` is called), and reconnects with backoff; once it has
+subscribed again ``connected`` is True and ``on_back`` is called. Messages published while it
+was away are lost, so the cluster sends the sockets it relayed away to reconnect (app/rooms/
+cluster.py). A lease call that cannot reach Redis raises ``BusUnavailable``.
 """
 
 from __future__ import annotations
@@ -10,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
+
+from app.errors import GapleError
 
 if TYPE_CHECKING:  # redis-py is imported only by nodes that are configured to use it
     from redis.asyncio import Redis
@@ -35,7 +43,30 @@ return 0
 
 RENEW_BATCH = 500  # leases renewed per pipeline
 
+RECONNECT_FIRST = 0.1  # seconds before the first attempt to subscribe again; doubles after each
+RECONNECT_MAX = 1.0  # at most this long between attempts, so a node is back within a second
+
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Notice = Callable[[], Awaitable[None]]
+
+
+class BusUnavailable(GapleError):
+    """Redis cannot be reached (or this node has not subscribed again since it came back)."""
+
+    code = "unavailable"
+
+    def __init__(self, message: str = "the cluster is unreachable; try again in a moment") -> None:
+        super().__init__(None, message)
+
+
+@contextlib.asynccontextmanager
+async def _reaching_redis() -> AsyncIterator[None]:
+    try:
+        yield
+    except BusUnavailable:
+        raise
+    except Exception as exc:  # redis-py's ConnectionError, TimeoutError, OSError ...
+        raise BusUnavailable() from exc
 
 
 class RedisBus:
@@ -48,6 +79,8 @@ class RedisBus:
         self._release = redis.register_script(_RELEASE)
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self.connected = False  # subscribed to this node's channels, listening
+        self.outages = 0  # times the listener lost Redis
 
     # --- leases -----------------------------------------------------------------------------------
 
@@ -55,9 +88,10 @@ class RedisBus:
         return f"{self.prefix}lease:{room_id}"
 
     async def acquire(self, room_id: str) -> bool:
-        return bool(
-            await self.redis.set(self._lease(room_id), self.node_id, nx=True, px=self.lease_ms)
-        )
+        async with _reaching_redis():
+            return bool(
+                await self.redis.set(self._lease(room_id), self.node_id, nx=True, px=self.lease_ms)
+            )
 
     async def renew_all(self, room_ids: list[str]) -> list[bool]:
         """Renew many leases in one round trip per ``RENEW_BATCH``: which are still ours.
@@ -65,25 +99,30 @@ class RedisBus:
         One round trip each would take longer than the lease itself for a node running
         hundreds of tables on a busy event loop, and its leases would lapse while it renews."""
         kept: list[bool] = []
-        for i in range(0, len(room_ids), RENEW_BATCH):
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for room_id in room_ids[i : i + RENEW_BATCH]:
-                    await self._renew(
-                        keys=[self._lease(room_id)], args=[self.node_id, self.lease_ms], client=pipe
-                    )
-                kept.extend(bool(result) for result in await pipe.execute())
+        async with _reaching_redis():
+            for i in range(0, len(room_ids), RENEW_BATCH):
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for room_id in room_ids[i : i + RENEW_BATCH]:
+                        await self._renew(
+                            keys=[self._lease(room_id)],
+                            args=[self.node_id, self.lease_ms],
+                            client=pipe,
+                        )
+                    kept.extend(bool(result) for result in await pipe.execute())
         return kept
 
     async def release(self, room_id: str) -> None:
         await self._release(keys=[self._lease(room_id)], args=[self.node_id])
 
     async def owner(self, room_id: str) -> str | None:
-        return _text(await self.redis.get(self._lease(room_id)))
+        async with _reaching_redis():
+            return _text(await self.redis.get(self._lease(room_id)))
 
     async def owners(self, room_ids: list[str]) -> list[str | None]:
         if not room_ids:
             return []
-        values = await self.redis.mget([self._lease(r) for r in room_ids])
+        async with _reaching_redis():
+            values = await self.redis.mget([self._lease(r) for r in room_ids])
         return [_text(v) for v in values]
 
     # --- shared counters ---------------------------------------------------------------------
@@ -118,19 +157,39 @@ class RedisBus:
         ``send``'s)."""
         self._outbox.put_nowait((self._everyone, message))
 
-    async def start(self, handler: Handler) -> None:
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self._channel(self.node_id), self._everyone)
+    async def start(
+        self, handler: Handler, *, on_lost: Notice | None = None, on_back: Notice | None = None
+    ) -> None:
+        """Subscribe (raises when Redis is unreachable) and listen from then on, through
+        outages: ``on_lost`` / ``on_back`` are awaited when Redis goes away / is back."""
+        pubsub = await self._subscribe()
+        self.connected = True
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._listen(pubsub, handler), name="bus-listen"),
+            loop.create_task(self._listen(pubsub, handler, on_lost, on_back), name="bus-listen"),
             loop.create_task(self._publish(), name="bus-publish"),
         ]
 
-    async def _listen(self, pubsub: Any, handler: Handler) -> None:
+    async def _subscribe(self) -> Any:
+        pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self._channel(self.node_id), self._everyone)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        return pubsub
+
+    async def _listen(
+        self, pubsub: Any, handler: Handler, on_lost: Notice | None, on_back: Notice | None
+    ) -> None:
         try:
             while True:
-                message = await pubsub.get_message(timeout=1.0)
+                try:
+                    message = await pubsub.get_message(timeout=1.0)
+                except Exception as exc:
+                    pubsub = await self._reconnect(pubsub, exc, on_lost, on_back)
+                    continue
                 if message is None:
                     continue
                 payload = orjson.loads(message["data"])
@@ -141,8 +200,38 @@ class RedisBus:
                     except Exception:
                         log.exception("bus: handling a message failed")
         finally:
+            self.connected = False
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
+
+    async def _reconnect(
+        self, pubsub: Any, error: Exception, on_lost: Notice | None, on_back: Notice | None
+    ) -> Any:
+        """Redis went away under the listener: say so, then subscribe again with backoff (for
+        as long as the node runs: cancelling the listener ends it)."""
+        self.connected = False
+        self.outages += 1
+        log.warning("bus: lost Redis (%s); reconnecting", error or type(error).__name__)
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()
+        if on_lost is not None:
+            await _notify(on_lost, "lost")
+        delay = RECONNECT_FIRST
+        attempts = 0
+        while True:
+            await asyncio.sleep(delay)
+            attempts += 1
+            try:
+                pubsub = await self._subscribe()
+            except Exception:
+                delay = min(delay * 2, RECONNECT_MAX)
+                continue
+            break
+        self.connected = True
+        log.info("bus: Redis is back after %d attempts; subscribed again", attempts)
+        if on_back is not None:
+            await _notify(on_back, "back")
+        return pubsub
 
     async def _publish(self) -> None:
         """Publish what has queued up meanwhile: one message per node with all of its items in
@@ -167,8 +256,12 @@ class RedisBus:
                         for channel, messages in batches.items():
                             pipe.publish(channel, orjson.dumps(messages))
                         await pipe.execute()
-                except Exception:
-                    log.exception("bus: publish to %s failed", ", ".join(batches))
+                except Exception as exc:  # one line: an outage fails every batch until it ends
+                    log.warning(
+                        "bus: publishing %d messages failed (%s)",
+                        sum(len(m) for m in batches.values()),
+                        exc or type(exc).__name__,
+                    )
             if stop:
                 return
 
@@ -184,6 +277,13 @@ class RedisBus:
             with contextlib.suppress(BaseException):
                 await task
         await self.redis.aclose()
+
+
+async def _notify(notice: Notice, what: str) -> None:
+    try:
+        await notice()
+    except Exception:
+        log.exception("bus: handling Redis being %s failed", what)
 
 
 def _text(value: bytes | str | None) -> str | None:

@@ -11,6 +11,12 @@ clients away to reconnect, and whichever node next wants the table (a reconnecti
 sweep over rooms in play) takes the lease and rebuilds the table from the stored moves. A node
 that is told to stop hands its tables over at once instead: it releases the leases and tells the
 relay nodes, so nobody waits for a lease to lapse.
+
+When Redis goes away, what the nodes said to each other meanwhile is lost: a node sends the
+sockets it relays away to reconnect (``bye table_moved``, close 1012) and forgets the relayed
+sockets it hosted, as soon as its listener notices and again once it has subscribed again. A
+socket that arrives while the node cannot reach Redis is refused with ``unavailable`` (close
+1013); the tables' leases are checked and taken again on the next watch once Redis is back.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from app.bus.redis import RedisBus
+from app.bus.redis import BusUnavailable, RedisBus
 from app.rooms import frames
 from app.rooms.connection import Connection
 from app.rooms.placement import LocalTables
@@ -132,12 +138,32 @@ class Cluster:
         delay = 0.5
         while True:
             try:
-                await self.bus.start(self._handle)
+                await self.bus.start(self._handle, on_lost=self._bus_lost, on_back=self._bus_lost)
                 return
             except Exception:
                 log.warning("cannot reach Redis; retrying in %.1f s", delay, exc_info=True)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+    async def _bus_lost(self) -> None:
+        """Frames between the nodes may have been lost: relayed sockets reconnect (and are
+        resynced by their ``resume``), the owner forgets the relayed sockets it hosted."""
+        remote, self.remote = self.remote, {}
+        for table in remote.values():
+            table.owner_lost()
+        self.relayed.clear()
+        hosted, self.hosted = self.hosted, {}
+        for room_id, _, conn in hosted.values():
+            owned = self.manager.tables.get(room_id)
+            if owned is not None:
+                owned.gone(conn)
+            conn.cancel()
+        if remote or hosted:
+            log.info(
+                "bus: sent %d relayed sockets away, dropped %d hosted ones",
+                sum(len(t.conns) for t in remote.values()),
+                len(hosted),
+            )
 
     async def close(self) -> None:
         if self._monitor is not None:
@@ -153,6 +179,8 @@ class Cluster:
 
     async def claim(self, room_id: str) -> str | None:
         """Take the room's lease if it is free. Returns None when we own it, else the owner."""
+        if not self.bus.connected:  # what other nodes said to us would not arrive: take nothing
+            raise BusUnavailable()
         for _ in range(3):
             if await self.bus.acquire(room_id):
                 return None
@@ -296,14 +324,21 @@ class Cluster:
 
     async def _watch(self) -> None:
         await self._connect()
+        unreachable = False
         while True:
             await asyncio.sleep(self.check_interval)
             try:
                 await self._check()
             except asyncio.CancelledError:
                 raise
+            except BusUnavailable as exc:
+                if not unreachable:  # one line per outage, not one per check
+                    log.warning("cluster check: Redis is unreachable (%s)", exc.__cause__ or exc)
+                unreachable = True
+                continue
             except Exception:
                 log.exception("cluster check failed")
+            unreachable = False
 
     async def _check(self) -> None:
         owned = list(self.manager.tables)

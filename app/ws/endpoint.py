@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import logs
+from app.bus.redis import BusUnavailable
 from app.clients import client_address
 from app.errors import error_body
 from app.metrics import Metrics, Role
@@ -144,7 +145,11 @@ async def _handshake(
     refused (and told why). A function of its own so that what it loads (the database session,
     the player row, the hello) is freed once the socket is in play, not kept for its lifetime."""
     room_id = await manager.store.room_id_for_code(code.upper())
-    table = await manager.get(room_id) if room_id else None
+    try:
+        table = await manager.get(room_id) if room_id else None
+    except BusUnavailable as exc:  # the table's owner cannot be settled without Redis
+        await session.fail(exc.code, exc.message, CLOSE_TRY_AGAIN)
+        return None
     if table is None and websocket.app.state.draining:  # the drain began during the handshake
         await session.send_away("draining")
         return None
