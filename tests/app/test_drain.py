@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import websockets
 
 from tests.app.live.client import Lobby, TableClient
 from tests.server import ServerProcess
+
+LOUD = r"^\S+ \S+ (WARNING|ERROR|CRITICAL) "  # a line of app/logs.py's text format
 
 
 async def test_sigterm_sends_bye_draining_then_1012(database_url: str, tmp_path: Path) -> None:
@@ -80,3 +83,7 @@ async def test_a_draining_node_is_not_ready_and_sends_new_sockets_away(
         assert json.loads(refused.value.response.body)["error"]["code"] == "draining"
     finally:
         await asyncio.to_thread(server.stop)
+    # A refusal is routine: nothing about it is logged above INFO (uvicorn's "ASGI callable
+    # returned without completing handshake" is an ERROR).
+    loud = [line for line in server.log().splitlines() if re.search(LOUD, line)]
+    assert loud == [], loud
