@@ -8,6 +8,9 @@
   relay) and the node is not draining; else 503. Load balancers and ``depends_on`` use it.
 * ``GET /api/health``: the same checks, reported one by one.
 
+The database counts as up when it answers and its schema is at the migrations' head: an empty
+or older database answers ``SELECT 1`` but fails every call (``Database.ping`` logs the cause).
+
 The database is checked on a connection of its own (``Database.ping``), never one of the pool
 the tables and the lobby queue for, so a node busy with game traffic still answers promptly.
 """
@@ -53,8 +56,15 @@ async def _checks(request: Request) -> tuple[str, str]:
     return database, redis_state
 
 
-def _down(database: str, redis: str) -> list[str]:
-    return [name for name, state in (("database", database), ("redis", redis)) if state == "error"]
+def _down(request: Request, database: str, redis: str) -> str | None:
+    """What is down, for people: None when nothing is."""
+    down = []
+    if database == "error":
+        problem = request.app.state.db.problem
+        down.append(f"database ({problem})" if problem else "database")
+    if redis == "error":
+        down.append("redis")
+    return f"unreachable: {', '.join(down)}" if down else None
 
 
 @probes.get("/livez", responses=error_responses(), summary="The process runs")
@@ -73,10 +83,10 @@ async def readyz(request: Request) -> JSONResponse:
         body = {"status": "draining", "node": node}
         body |= error_body("draining", "this node is shutting down")
         return JSONResponse(body, status_code=503)
-    down = _down(*await _checks(request))
+    down = _down(request, *await _checks(request))
     if down:
         body = {"status": "error", "node": node}
-        body |= error_body("unavailable", f"unreachable: {', '.join(down)}")
+        body |= error_body("unavailable", down)
         return JSONResponse(body, status_code=503)
     return JSONResponse({"status": "ok", "node": node})
 
@@ -88,7 +98,7 @@ async def readyz(request: Request) -> JSONResponse:
 )
 async def health(request: Request) -> JSONResponse:
     database, redis = await _checks(request)
-    down = _down(database, redis)
+    down = _down(request, database, redis)
     body: dict[str, Any] = {
         "status": "error" if down else "ok",
         "database": database,
@@ -96,5 +106,5 @@ async def health(request: Request) -> JSONResponse:
         "node": request.app.state.node_id,
     }
     if down:
-        body |= error_body("unavailable", f"unreachable: {', '.join(down)}")
+        body |= error_body("unavailable", down)
     return JSONResponse(body, status_code=503 if down else 200)

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event, make_url, text
+from sqlalchemy import event, inspect, make_url, text
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -45,6 +45,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 # A server database (PostgreSQL): enough connections for the group commit, deal and set rows and
 # the lobby at once, and no overflow: overflow connections are closed when returned and reopened
 # on the next burst.
+log = logging.getLogger(__name__)
+
 POSTGRES_POOL_SIZE = 20
 
 
@@ -85,6 +87,7 @@ class Database:
             else create_engine(url, pool_size=1, max_overflow=0, pool_pre_ping=True)
         )
         self._probe: asyncio.Task[bool] | None = None
+        self.problem: str | None = None  # why the last ping failed, for people (no secrets)
         self.sessionmaker = async_sessionmaker(
             self.engine, expire_on_commit=False, info={"secret_key": secret_key}
         )
@@ -103,19 +106,47 @@ class Database:
             yield conn
 
     async def ping(self) -> bool:
-        """True when the database answers ``SELECT 1`` on the probe connection. Checks made while
-        one is in flight share its answer instead of queueing for the one connection."""
+        """True when the database answers on the probe connection and its schema is at the
+        migrations' head (an empty or older database would fail every call). Checks made while
+        one is in flight share its answer instead of queueing for the one connection. When it
+        is False, ``problem`` says why; a new cause is logged once."""
         if self._probe is None or self._probe.done():
-            self._probe = asyncio.get_running_loop().create_task(self._select_one())
+            self._probe = asyncio.get_running_loop().create_task(self._check_schema())
         return await asyncio.shield(self._probe)
 
-    async def _select_one(self) -> bool:
+    async def _check_schema(self) -> bool:
+        from app.store.migrate import heads
+
         try:
             async with self.probe_engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
-        except Exception:
-            return False
+                table = await conn.run_sync(lambda sync: inspect(sync).has_table("alembic_version"))
+                found = (
+                    set(
+                        (
+                            await conn.execute(text("SELECT version_num FROM alembic_version"))
+                        ).scalars()
+                    )
+                    if table
+                    else set()
+                )
+        except Exception as exc:
+            return self._failed(f"unreachable ({type(exc).__name__})")
+        expected = heads()
+        if found != expected:
+            at = ", ".join(sorted(found)) or "none (an empty database)"
+            return self._failed(
+                f"schema at revision {at}, not {', '.join(sorted(expected))}: run `gaple migrate`"
+            )
+        if self.problem is not None:
+            log.info("database: ready again")
+        self.problem = None
         return True
+
+    def _failed(self, problem: str) -> bool:
+        if problem != self.problem:
+            log.warning("database not ready: %s", problem)
+        self.problem = problem
+        return False
 
     @property
     def engines(self) -> list[AsyncEngine]:

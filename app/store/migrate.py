@@ -34,3 +34,17 @@ def downgrade(url: str, revision: str = "base") -> None:
     from alembic import command
 
     command.downgrade(alembic_config(url), revision)
+
+
+def heads() -> frozenset[str]:
+    """The revisions a migrated database is at: the heads of app/migrations (read once)."""
+    global _heads
+    if _heads is None:
+        from alembic.script import ScriptDirectory
+
+        script = ScriptDirectory(str(MIGRATIONS_DIR))
+        _heads = frozenset(script.get_heads())
+    return _heads
+
+
+_heads: frozenset[str] | None = None

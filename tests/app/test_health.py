@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
 
 import httpx
+import pytest
 
 from app.main import create_app
 from app.settings import Settings
+from app.store import migrate
 
 
 async def _get_health(settings: Settings) -> httpx.Response:
@@ -64,3 +68,48 @@ async def test_embedded_default_migrates_itself_at_start(tmp_path: Path) -> None
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             assert (await client.post("/api/guests", json={"name": "A"})).status_code == 201
     assert (tmp_path / "data" / "gaple.sqlite3").exists()
+
+
+async def _probe(settings: Settings) -> tuple[httpx.Response, httpx.Response]:
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            return await client.get("/readyz"), await client.get("/api/health")
+
+
+async def test_an_unmigrated_database_is_not_ready(
+    empty_database_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(
+        database_url=empty_database_url,
+        data_dir=tmp_path,
+        secret_key="k",
+        migrate_on_start=False,
+    )
+    with caplog.at_level(logging.INFO, logger="app.store.db"):
+        ready, health = await _probe(settings)
+    assert ready.status_code == 503 and health.status_code == 503
+    assert health.json()["database"] == "error"
+    message = ready.json()["error"]["message"]
+    assert "schema at revision none" in message and "gaple migrate" in message
+    causes = [r.getMessage() for r in caplog.records if r.name == "app.store.db"]
+    assert causes == [f"database not ready: {message.removeprefix('unreachable: database (')[:-1]}"]
+
+
+async def test_a_database_behind_the_head_is_not_ready(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    await asyncio.to_thread(migrate.upgrade, empty_database_url, "0004")
+    settings = Settings(
+        database_url=empty_database_url,
+        data_dir=tmp_path,
+        secret_key="k",
+        migrate_on_start=False,
+    )
+    ready, _ = await _probe(settings)
+    assert ready.status_code == 503
+    assert "schema at revision 0004" in ready.json()["error"]["message"]
+    await asyncio.to_thread(migrate.upgrade, empty_database_url)
+    ready, health = await _probe(settings)
+    assert ready.status_code == 200 and health.json()["database"] == "ok"
