@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
     from app.settings import Settings
 
+log = logging.getLogger("gaple")
+
 
 def _settings(*, server: bool = True) -> Settings:
     from pydantic import SecretStr
@@ -72,6 +74,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if settings.migrate_on_start:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.
         migrate.upgrade(settings.database_url)
+    refusal = asyncio.run(_check_deployment(settings))
+    if refusal is not None:
+        sys.exit(f"gaple: {refusal}")
     print(f"gaple: serving on http://{args.host}:{args.port}  (API docs: /docs)", flush=True)
     config = uvicorn.Config(
         app,
@@ -91,6 +96,40 @@ def cmd_serve(args: argparse.Namespace) -> int:
     tune_gc()
     server.run()
     return 0
+
+
+async def _check_deployment(settings: Settings) -> str | None:
+    """A node with Redis marks the database clustered; a node without Redis refuses to start on
+    a clustered database (it would run tables of its own beside the others'). Why not, in one
+    line, or None. A database not migrated yet is left to /readyz, which says so."""
+    from sqlalchemy import inspect as sqlalchemy_inspect
+
+    from app.store import deployment
+    from app.store.db import create_engine
+
+    engine = create_engine(settings.database_url)
+    try:
+        async with engine.begin() as conn:
+            if not await conn.run_sync(
+                lambda sync: sqlalchemy_inspect(sync).has_table("deployment_marks")
+            ):
+                return None
+            if settings.redis_url:
+                await deployment.mark(conn, name=deployment.CLUSTERED, value=settings.redis_prefix)
+                return None
+            prefix = await deployment.marked(conn, name=deployment.CLUSTERED)
+    except Exception as exc:  # unreachable: the node starts and /readyz reports it
+        log.warning("could not check the deployment marks: %s", type(exc).__name__)
+        return None
+    finally:
+        await engine.dispose()
+    if prefix is None:
+        return None
+    return (
+        "this database is used by nodes with Redis (GAPLE_REDIS_URL, key prefix "
+        f"{prefix!r}); set GAPLE_REDIS_URL to their Redis, or see docs/DEPLOY.md to take the "
+        "database back to nodes without Redis"
+    )
 
 
 def _password(url: str) -> str | None:

@@ -279,3 +279,15 @@ class RatingChange(Base):
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DeploymentMark(Base):
+    """A fact about the deployment that every node must agree on, by name. ``clustered``: nodes
+    with Redis (GAPLE_REDIS_URL) use this database, so a node without Redis must not start on it
+    (it would run tables of its own beside theirs)."""
+
+    __tablename__ = "deployment_marks"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    marked_at: Mapped[datetime] = mapped_column(default=utcnow)
