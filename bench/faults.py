@@ -374,6 +374,10 @@ async def bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 via_proxy,
                 workdir / f"node{i}",
                 GAPLE_MIGRATE_ON_START="false",
+                # the bench makes its guests, rooms and seats from one address
+                GAPLE_RATE_GUESTS="1000/minute",
+                GAPLE_RATE_ROOMS="1000/minute",
+                GAPLE_RATE_SEATS="1000/minute",
                 GAPLE_REDIS_URL=redis.url,
                 GAPLE_REDIS_PREFIX="bench:",
                 GAPLE_LEASE_TTL_SECONDS="3",
