@@ -423,19 +423,26 @@ async def bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 await seat.client.close()
 
         start, logs = time.monotonic(), log_counts(nodes)
-        resend = await resend_across_sets(nodes, args.think)
-        resend_seats = resend.pop("seats")
-        all_seats += resend_seats
-        phase = phase_report(
-            "resend across sets",
-            resend_seats,
-            nodes,
-            start,
-            logs,
-            {k: resend[k] for k in ("every_table_moving_after_s", "stalled_tables")},
-        )
-        phase["resend"] = {k: v for k, v in resend.items() if k != "stalled_tables"}
-        phases.append(phase)
+        try:
+            resend = await asyncio.wait_for(resend_across_sets(nodes, args.think), 180)
+        except Exception as exc:  # e.g. a socket that never got its welcome: report it
+            phase = phase_report("resend across sets", [], nodes, start, logs, {})
+            phase |= {"every_table_moving_after_s": None, "stalled_tables": ["(c)"]}
+            phase["failed"] = f"{type(exc).__name__}: {exc}"
+            phases.append(phase)
+        else:
+            resend_seats = resend.pop("seats")
+            all_seats += resend_seats
+            phase = phase_report(
+                "resend across sets",
+                resend_seats,
+                nodes,
+                start,
+                logs,
+                {k: resend[k] for k in ("every_table_moving_after_s", "stalled_tables")},
+            )
+            phase["resend"] = {k: v for k, v in resend.items() if k != "stalled_tables"}
+            phases.append(phase)
 
         rows = await stored(direct, select(Move.seat, Move.client_move_id))
         stored_ids = Counter(r.client_move_id for r in rows if r.client_move_id)
@@ -470,6 +477,8 @@ def print_report(result: dict[str, Any]) -> None:
             else (f"STALLED: {', '.join(phase['stalled_tables'])}")
         )
         print(f"  {phase['phase']}: {state}")
+        if "failed" in phase:
+            print(f"    FAILED: {phase['failed']}")
         for node in phase["nodes"]:
             print(
                 f"    node{node['node']}: error frames {node['error_frames'] or '{}'}; "
