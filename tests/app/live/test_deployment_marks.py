@@ -31,6 +31,7 @@ async def test_a_node_without_redis_refuses_a_clustered_database(
             await asyncio.to_thread(alone.start)
     finally:
         await asyncio.to_thread(clustered.stop)
+        await asyncio.to_thread(alone.stop)  # in case it did start
     assert alone.process is not None and alone.process.returncode == 1
     lines = alone.log().strip().splitlines()
     assert lines[-1] == (
@@ -46,5 +47,7 @@ async def test_a_node_without_redis_refuses_a_clustered_database(
             await conn.execute(delete(DeploymentMark))
     finally:
         await engine.dispose()
-    await asyncio.to_thread(alone.start)
-    await asyncio.to_thread(alone.stop)
+    try:
+        await asyncio.to_thread(alone.start)
+    finally:
+        await asyncio.to_thread(alone.stop)
