@@ -197,7 +197,8 @@ export function normRoom(raw) {
     code: typeof src.code === 'string' ? src.code.toUpperCase() : null,
     status: src.status || null,
     closedReason: src.closed_reason || null,
-    quickplay: src.quickplay === true,
+    // The socket's room frames leave it out: null keeps what the REST room said (mergeInfo).
+    quickplay: typeof src.quickplay === 'boolean' ? src.quickplay : null,
     settings,
     seats,
     seatsTaken: listed.length ? taken : num(src.seats_taken, taken),
