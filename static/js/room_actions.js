@@ -19,8 +19,10 @@ export async function refreshRoom() {
   try {
     const info = await api.getRoom(room.code);
     if (state.room !== room) return;
-    // The socket's welcome/room messages are newer than this answer if they came first.
+    // The socket's welcome/room messages are newer than this answer if they came first: then
+    // this answer only fills in what they leave out (whether the table is a quick-play one).
     if (!room.welcomed || isOver(info)) room.info = room.info ? mergeInfo(room.info, info) : info;
+    else room.info = mergeInfo(info, room.info);
     if (info.closedReason) room.closedReason = info.closedReason;
     if (isOver(info)) haltRoom('room_closed');
     changed();
