@@ -91,7 +91,7 @@ async function lobbyCall(fn, { busy = true, onError = null } = {}) {
   } catch (err) {
     if (onError) onError(err);
     if (err.code === 'name_required') toast(t('name.required'), 'error');
-    else toast(errorText(err.code, err.message), 'error');
+    else toast(errorText(err.code, err.message, err.field), 'error');
     return null;
   } finally {
     if (state.room === room) {
@@ -172,7 +172,7 @@ export async function saveSettings(patch) {
   const info = await lobbyCall(() => api.patchSettings(room.code, patch), {
     // A refused setting (422 invalid, 409 seat_in_use) is shown next to the field it names.
     onError: (err) => {
-      if (err.field && state.room === room) room.settingsError = { field: err.field, text: errorText(err.code, err.message) };
+      if (err.field && state.room === room) room.settingsError = { field: err.field, text: errorText(err.code, err.message, err.field) };
     },
   });
   if (info && state.room === room) {
@@ -191,7 +191,7 @@ export async function startSet() {
   try {
     await api.startRoom(room.code);
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     if (state.room === room) room.busy = false;
     changed();

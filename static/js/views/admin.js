@@ -56,7 +56,7 @@ function call(method, path, body) {
 function refusal(err) {
   if (err.code === 'unauthorized') return t('admin.bad_token');
   if (err.status === 404 && err.code === 'not_found') return t('admin.off');
-  return errorText(err.code, err.message);
+  return errorText(err.code, err.message, err.field);
 }
 
 export function openAdmin() {
