@@ -1,0 +1,42 @@
+"""A phone (390 px) in both languages: the seat's leave button and a Klasik deal result's TOTAL
+column lie inside the screen."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tests.e2e.gaple import PHONE, bot_table
+
+SEED = random.randrange(1 << 32)
+
+
+def _inside(page, locator, what):
+    box = page.box(locator)
+    width = page.page.evaluate("() => document.documentElement.clientWidth")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (page.label, what, box, width)
+
+
+def test_a_phone_shows_the_leave_button_and_the_total_column(open_page, lobby_api):
+    rng = random.Random(SEED)
+    print(f"seed {SEED}")
+    for name, locale in (("Ponsel", "id-ID"), ("Phone", "en-US")):
+        page, _, _ = bot_table(
+            lobby_api,
+            open_page,
+            name=name,
+            seat=0,
+            preset="klasik",
+            start=False,
+            page_options={"locale": locale, "viewport": PHONE},
+        )
+        _inside(page, page.by("leave-seat-button", seat=0), "leave seat")
+        page.start_set()
+        deadline = time.monotonic() + 90
+        while page.state()["result"] is None:
+            assert time.monotonic() < deadline, "no deal result"
+            if not page.play_turn(rng, wait=False, fast=True):
+                time.sleep(0.05)
+        page.by("result-total", seat=0).wait_for()
+        for seat in range(4):
+            _inside(page, page.by("result-total", seat=seat), f"total of seat {seat}")
