@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, select, text, update
+from sqlalchemy import ColumnElement, and_, exists, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.presets import (
@@ -25,7 +25,7 @@ from app.presets import (
 )
 from app.rooms import lifecycle
 from app.store import rooms
-from app.store.models import Room, Seat
+from app.store.models import GameSet, Room, Seat
 
 
 @dataclass(frozen=True)
@@ -66,11 +66,18 @@ async def serialise(session: AsyncSession, key: str) -> None:
         await session.execute(update(Room).where(Room.id.is_(None)).values(quickplay=True))
 
 
+def never_played() -> ColumnElement[bool]:
+    """The SQL condition of a room that has not started a set yet. A quick-play room ``open``
+    after a set is not waiting for players: it shows its result until its players choose."""
+    return ~exists(select(GameSet.id).where(GameSet.room_id == Room.id).correlate(Room))
+
+
 def _waiting(choice: Choice) -> list[ColumnElement[bool]]:
     """The SQL conditions of a waiting public quick-play table with these settings."""
     return [
         Room.status == "open",
         Room.quickplay.is_(True),
+        never_played(),
         Room.settings["preset"].as_string() == choice.preset,
         Room.settings["mode"].as_string() == choice.mode,
         Room.settings["turn_seconds"].as_integer() == choice.turn_seconds,
@@ -78,6 +85,7 @@ def _waiting(choice: Choice) -> list[ColumnElement[bool]]:
 
 
 async def _my_waiting_rooms(session: AsyncSession, player_id: str) -> list[Room]:
+    """The open quick-play rooms the player sits in: waiting ones, and ones after a set."""
     query = (
         select(Room)
         .join(Seat, and_(Seat.room_id == Room.id, Seat.player_id == player_id))
@@ -102,14 +110,15 @@ async def seat_player(
     session: AsyncSession, *, player_id: str, choice: Choice, new_code: Callable[[], str]
 ) -> Seated:
     """Seat the player (flushes, never commits). A player already waiting at a table of this
-    choice keeps that seat; waiting at another quick-play table, they leave it first."""
+    choice keeps that seat; waiting at another quick-play table, or seated at one whose set is
+    over, they leave it first (Play now is a new set, never the finished one again)."""
     await serialise(session, choice.key)
     left: list[str] = []
     closed: list[str] = []
     for room in await _my_waiting_rooms(session, player_id):
         mine = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
         seat = next(s.seat for s in mine if s.player_id == player_id)
-        if _same_choice(room, choice):
+        if _same_choice(room, choice) and not await _has_played(session, room.id):
             return Seated(room, seat, False, left=tuple(left), closed=tuple(closed))
         await rooms.vacate_seat(session, room_id=room.id, seat=seat)
         if room.host_id == player_id:
@@ -125,6 +134,11 @@ async def seat_player(
     if started:  # every seat a human's: no reason to wait
         await lifecycle.start_set(session, room_id=room.id, by=None)
     return Seated(room, seat, started, left=tuple(left), closed=tuple(closed))
+
+
+async def _has_played(session: AsyncSession, room_id: str) -> bool:
+    played = await session.scalar(select(GameSet.id).where(GameSet.room_id == room_id).limit(1))
+    return played is not None
 
 
 def _same_choice(room: Room, choice: Choice) -> bool:

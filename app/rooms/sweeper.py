@@ -2,9 +2,11 @@
 
 Every GAPLE_SWEEP_SECONDS, on every node:
 
-* a quick-play room still waiting GAPLE_QUICKPLAY_BOT_FILL_SECONDS after its last human sat down
-  gets bots in its empty seats (``QUICKPLAY_BOT``) and its set starts (whether or not that human
-  is connected: if they are gone, the live tables stop the table as abandoned);
+* a quick-play room still waiting for its first set GAPLE_QUICKPLAY_BOT_FILL_SECONDS after its
+  last human sat down gets bots in its empty seats (``QUICKPLAY_BOT``) and its set starts (whether
+  or not that human is connected: if they are gone, the live tables stop the table as abandoned).
+  A room ``open`` again after a set is not waiting: its result stays, and nobody is put into
+  another set without choosing it (``quickplay.never_played``);
 * an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
   GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
 
@@ -29,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
 from app.presets import QUICKPLAY_BOT, seat_count
-from app.rooms import lifecycle
+from app.rooms import lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
 from app.store import rooms
@@ -105,7 +107,12 @@ class Sweeper:
 
     def _fill_conditions(self, now: datetime) -> list[ColumnElement[bool]]:
         waited = _last_human_sat()
-        return [Room.status == "open", Room.quickplay.is_(True), waited < now - self.fill]
+        return [
+            Room.status == "open",
+            Room.quickplay.is_(True),
+            quickplay.never_played(),
+            waited < now - self.fill,
+        ]
 
     async def _candidates(self, conditions: list[ColumnElement[bool]]) -> list[str]:
         async with self.db.session() as session:

@@ -53,8 +53,20 @@ export async function request(method, path, body, { auth = true, token = null } 
   return data;
 }
 
-/** Make sure a guest with this name exists; returns {name, token, player_id}. */
-export async function ensureGuest(name) {
+let guestCall = null;
+
+/** Make sure a guest with this name exists; returns {name, token, player_id}. One call at a
+ * time: a second (a double tap on Save) waits for the first and then finds the player it saved,
+ * so one name never makes two guests. */
+export function ensureGuest(name) {
+  const call = (guestCall || Promise.resolve()).then(() => ensureGuestNow(name), () => ensureGuestNow(name));
+  guestCall = call;
+  const done = () => { if (guestCall === call) guestCall = null; };
+  call.then(done, done);
+  return call;
+}
+
+async function ensureGuestNow(name) {
   const clean = String(name || '').trim();
   const saved = loadPlayer();
   if (saved && saved.token && saved.name === clean) return saved;
@@ -197,7 +209,8 @@ export function normRoom(raw) {
     code: typeof src.code === 'string' ? src.code.toUpperCase() : null,
     status: src.status || null,
     closedReason: src.closed_reason || null,
-    quickplay: src.quickplay === true,
+    // The socket's room frames leave it out: null keeps what the REST room said (mergeInfo).
+    quickplay: typeof src.quickplay === 'boolean' ? src.quickplay : null,
     settings,
     seats,
     seatsTaken: listed.length ? taken : num(src.seats_taken, taken),

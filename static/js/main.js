@@ -115,7 +115,7 @@ async function moreRooms() {
     state.lobby.extra = [...state.lobby.extra, ...page.rooms.filter((r) => !known.has(r.code))];
     state.lobby.next = page.next;
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     state.lobby.more = false;
     changed();
@@ -163,7 +163,7 @@ async function quickPlay(given = null) {
     if (state.room) session.closeRoom();
     navigate(`/r/${room.code}`, { quick: true });
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     state.lobby.quickBusy = false;
     changed();
@@ -210,7 +210,7 @@ async function saveName() {
     changed();
     return true;
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
     return false;
   }
 }
@@ -230,8 +230,8 @@ async function createTable() {
     navigate(`/r/${room.code}`, { sit: true, seat: 0 });
   } catch (err) {
     // A setting the server refused (422 with `field`) is shown next to that field.
-    if (err.field) state.lobby.createError = { field: err.field, text: errorText(err.code, err.message) };
-    toast(errorText(err.code, err.message), 'error');
+    if (err.field) state.lobby.createError = { field: err.field, text: errorText(err.code, err.message, err.field) };
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     state.lobby.busy = false;
     changed();

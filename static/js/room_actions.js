@@ -19,8 +19,10 @@ export async function refreshRoom() {
   try {
     const info = await api.getRoom(room.code);
     if (state.room !== room) return;
-    // The socket's welcome/room messages are newer than this answer if they came first.
+    // The socket's welcome/room messages are newer than this answer if they came first: then
+    // this answer only fills in what they leave out (whether the table is a quick-play one).
     if (!room.welcomed || isOver(info)) room.info = room.info ? mergeInfo(room.info, info) : info;
+    else room.info = mergeInfo(info, room.info);
     if (info.closedReason) room.closedReason = info.closedReason;
     if (isOver(info)) haltRoom('room_closed');
     changed();
@@ -89,7 +91,7 @@ async function lobbyCall(fn, { busy = true, onError = null } = {}) {
   } catch (err) {
     if (onError) onError(err);
     if (err.code === 'name_required') toast(t('name.required'), 'error');
-    else toast(errorText(err.code, err.message), 'error');
+    else toast(errorText(err.code, err.message, err.field), 'error');
     return null;
   } finally {
     if (state.room === room) {
@@ -170,7 +172,7 @@ export async function saveSettings(patch) {
   const info = await lobbyCall(() => api.patchSettings(room.code, patch), {
     // A refused setting (422 invalid, 409 seat_in_use) is shown next to the field it names.
     onError: (err) => {
-      if (err.field && state.room === room) room.settingsError = { field: err.field, text: errorText(err.code, err.message) };
+      if (err.field && state.room === room) room.settingsError = { field: err.field, text: errorText(err.code, err.message, err.field) };
     },
   });
   if (info && state.room === room) {
@@ -189,7 +191,7 @@ export async function startSet() {
   try {
     await api.startRoom(room.code);
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     if (state.room === room) room.busy = false;
     changed();

@@ -45,11 +45,17 @@ export function viewerSeat(room) {
 
 export const isOver = (info) => Boolean(info && (info.status === 'closed' || info.status === 'abandoned'));
 
-/** `next` over `old`: a field `next` leaves out (null) keeps the older value. */
+const namesOf = (info) => Object.fromEntries(((info && info.seats) || [])
+  .filter((x) => x && x.name).map((x) => [x.seat, x.name]));
+
+/** `next` over `old`: a field `next` leaves out (null) keeps the older value. `seatNames`: the
+ * last player seen in each seat, so a result still names someone no longer seated (removed by an
+ * operator, or gone) rather than "Seat 2". */
 export function mergeInfo(old, next) {
   if (!old) return next;
   const merged = { ...old };
   for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
+  merged.seatNames = { ...old.seatNames, ...namesOf(old), ...namesOf(next) };
   return merged;
 }
 

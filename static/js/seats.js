@@ -10,7 +10,8 @@ export function seatLabel(room, seat) {
   const entry = info && info.seats[seat];
   if (entry && entry.name) return entry.name;
   if (entry && entry.bot) return `${t('seat.bot_badge')} ${seat + 1}`;
-  return t('seat.n', { n: seat + 1 });
+  const former = info && info.seatNames && info.seatNames[seat];
+  return former || t('seat.n', { n: seat + 1 });
 }
 
 /**

@@ -150,5 +150,5 @@ function onError(room, msg) {
     room.notFound = true;
     stopAfterClose('not_found');
   }
-  toast(errorText(msg.code, msg.message), 'error');
+  toast(errorText(msg.code, msg.message, msg.field), 'error');
 }

@@ -41,17 +41,21 @@ export function changed() {
 }
 
 let toastId = 0;
+const toastTimers = new Map();
 
-/** A short message in the corner; `kind` is "info" | "error" | "ok". */
+/** A short message in the corner; `kind` is "info" | "error" | "ok". The same message again while
+ * it shows is one toast, refreshed (moved last, its time started again), never a pile. */
 export function toast(text, kind = 'info', ms = 4000) {
-  toastId += 1;
-  const item = { id: toastId, text, kind };
-  state.toasts = [...state.toasts.slice(-3), item];
+  const same = state.toasts.find((x) => x.text === text && x.kind === kind);
+  const item = same || { id: (toastId += 1), text, kind };
+  state.toasts = [...state.toasts.filter((x) => x !== item).slice(-3), item];
   changed();
-  setTimeout(() => {
+  clearTimeout(toastTimers.get(item.id));
+  toastTimers.set(item.id, setTimeout(() => {
+    toastTimers.delete(item.id);
     state.toasts = state.toasts.filter((x) => x.id !== item.id);
     changed();
-  }, ms);
+  }, ms));
 }
 
 /** Say something to screen readers (a polite live region). */

@@ -13,8 +13,10 @@ import pytest
 from sqlalchemy import select
 
 from app.main import create_app
+from app.rooms import lifecycle
 from app.settings import Settings
 from app.store.models import GameSet
+from app.store.types import utcnow
 from tests.app.test_rooms import RecordingLive, _error
 from tests.conftest import Guest
 
@@ -117,6 +119,32 @@ async def test_a_table_of_humans_starts_at_once(
     ]
     fifth = await _quick(api, guests[4], mode="ganda")
     assert fifth["room"]["code"] != last["code"] and fifth["seat"] == 0
+
+
+async def test_a_finished_set_is_never_joined_or_kept_by_play_now(
+    api: httpx.AsyncClient, app: Any, make_guest: Any
+) -> None:
+    guests = [await make_guest(f"G{n}") for n in range(5)]
+    answers = [await _quick(api, guest, mode="ganda") for guest in guests[:4]]
+    done = answers[-1]["room"]
+    async with app.state.db.session() as session:  # the set is played out
+        session.add(GameSet(room_id=done["id"], number=1, rules={}, started_at=utcnow()))
+        await lifecycle.end_set(session, room_id=done["id"])
+        await session.commit()
+    # Play now again, same choice: a new table (the finished one is left), never the old set.
+    again = await _quick(api, guests[1], mode="ganda")
+    assert again["room"]["code"] != done["code"] and again["seat"] == 0
+    after = (await api.get(f"/api/rooms/{done['code']}")).json()
+    assert after["status"] == "open"
+    assert [s["player_id"] for s in after["seats"]] == [
+        guests[0].player_id,
+        None,
+        guests[2].player_id,
+        guests[3].player_id,
+    ]
+    # A newcomer is not put into the finished table's empty seat either.
+    newcomer = await _quick(api, guests[4], mode="ganda")
+    assert (newcomer["room"]["code"], newcomer["seat"]) == (again["room"]["code"], 1)
 
 
 async def test_bad_choices(api: httpx.AsyncClient, make_guest: Any) -> None:

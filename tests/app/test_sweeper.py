@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
+from app.rooms import lifecycle
 from app.rooms.sweeper import Sweeper
 from app.settings import Settings
 from app.store import players, rooms
 from app.store.db import Database
+from app.store.models import GameSet
 from app.store.types import utcnow
 from tests.app.test_rooms import RecordingLive
 
@@ -123,3 +125,42 @@ async def test_two_nodes_sweeping_at_once_handle_each_room_once(
     async with dbs[1].session() as s:
         for room_id in waiting:
             assert len(await rooms.get_seats(s, room_id=room_id)) == 4
+
+
+async def _play_a_set(db: Database, room_id: str) -> None:
+    """The room's set started and ended: a stored set, the room open again."""
+    async with db.session() as s:
+        await lifecycle.start_set(s, room_id=room_id, by=None)
+        s.add(GameSet(room_id=room_id, number=1, rules={}, started_at=utcnow()))
+        await lifecycle.end_set(s, room_id=room_id)
+        await s.commit()
+
+
+async def test_a_quick_play_table_after_its_set_is_not_started_again(
+    dbs: list[Database], settings: Settings
+) -> None:
+    # Four humans played a set: the room is open again, its seats full. It is not waiting for
+    # players, so no new set starts by itself however long the result is shown.
+    db = dbs[0]
+    [full, filled] = await _rooms(db, 2, quickplay=True, humans=2)
+    async with db.session() as s:
+        for seat in (2, 3):
+            guest = await players.create_player(s, name="G", token_hash=f"full-{seat}")
+            await rooms.put_in_seat(s, room_id=full, seat=seat, player_id=guest.id)
+        await s.commit()
+    await _play_a_set(db, full)
+    live = RecordingLive()
+    sweeper = _sweeper(db, settings, live)
+    now = utcnow()
+    assert (await sweeper.sweep(now=now + timedelta(seconds=21))).filled == [filled]
+    async with db.session() as s:
+        await lifecycle.end_set(s, room_id=filled)  # the bots' set is over too
+        s.add(GameSet(room_id=filled, number=1, rules={}, started_at=now))
+        await s.commit()
+    for later in (21, 60, 250):
+        swept = await sweeper.sweep(now=now + timedelta(seconds=later))
+        assert (swept.filled, swept.closed) == ([], [])
+    async with db.session() as s:
+        for room_id in (full, filled):
+            room = await rooms.get_room(s, room_id=room_id)
+            assert room is not None and room.status == "open"

@@ -691,3 +691,37 @@ def no_horizontal_scroll(page: Page) -> None:
         " window.innerWidth]"
     )
     assert widths[0] <= widths[1], f"{page.label} scrolls sideways: {widths}"
+
+
+# The WCAG 2 contrast ratio of an element's text against the first solid background behind it
+# (its own or an ancestor's; a translucent one is laid over what is behind it).
+CONTRAST_JS = r"""
+(el) => {
+  const rgba = (s) => {
+    const m = s.match(/[\d.]+/g).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+  };
+  const over = (top, under) =>
+    top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat(1);
+  const layers = [];
+  for (let node = el; node; node = node.parentElement) {
+    const bg = rgba(getComputedStyle(node).backgroundColor);
+    if (bg[3] > 0) layers.push(bg);
+    if (bg[3] >= 1) break;
+  }
+  let back = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) back = over(layer, back);
+  const ink = over(rgba(getComputedStyle(el).color), back);
+  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+  const lum = (c) => 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2]);
+  const [hi, lo] = [lum(ink), lum(back)].sort((a, b) => b - a);
+  return (hi + 0.05) / (lo + 0.05);
+}
+"""
+
+WCAG_AA = 4.5  # normal-size text
+
+
+def contrast(locator: Any) -> float:
+    """The WCAG contrast ratio of the element's text against its background."""
+    return float(locator.evaluate(CONTRAST_JS))

@@ -23,7 +23,15 @@ from tests.app.live.client import Lobby, TableClient
 from tests.app.live.server import ServerProcess
 from tests.app.live.test_server import autoplay, set_over
 from tests.conftest import run_async
-from tests.e2e.gaple import PHONE, Page, no_horizontal_scroll, play_set, save_screenshot, wait_until
+from tests.e2e.gaple import (
+    DESKTOP,
+    PHONE,
+    Page,
+    no_horizontal_scroll,
+    play_set,
+    save_screenshot,
+    wait_until,
+)
 
 RATED = {"rated": True, "deals_per_set": 1, "turn_seconds": 60, "public": False}
 NAMES = ["Ayu", "Bayu", "Citra", "Dewi"]
@@ -367,3 +375,28 @@ def test_a_rated_set_result_shows_each_players_rating_change(
     page.by("rating-changes").scroll_into_view_if_needed()
     no_horizontal_scroll(page)
     save_screenshot(page.page, "rated-set-result-phone")
+
+
+def test_a_refused_input_is_said_in_the_page_s_language(
+    open_page: Any, e2e_server: ServerProcess
+) -> None:
+    # A too-short password (422 from the server): the page's own sentence for that field, never
+    # pydantic's English.
+    for label, locale, viewport, expected in (
+        ("phone", "id-ID", PHONE, "Kata sandi: Minimal 8 karakter"),
+        ("desktop", "en-US", DESKTOP, "Password: At least 8 characters"),
+    ):
+        page = open_page(label=label, locale=locale, viewport=viewport)
+        guest = httpx.post(f"{e2e_server.base_url}/api/guests", json={"name": "Pendek"}, timeout=10)
+        as_player(page, {"name": "Pendek", **guest.json()})
+        page.by("account-menu-button").click()
+        page.by("menu-save-account").click()
+        page.by("account-dialog").wait_for()
+        page.by("account-username").fill(f"pendek_{secrets.token_hex(3)}")
+        page.by("account-password").fill("abc12")
+        page.by("account-submit").click()
+        error = page.by("account-error", field="password")
+        error.wait_for()
+        assert error.inner_text() == expected, (label, error.inner_text())
+        assert "Value should" not in page.page.inner_text("body")
+        page.console[:] = [c for c in page.console if "422" not in c]  # the refusal itself

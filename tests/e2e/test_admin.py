@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.gaple import ADMIN_TOKEN, Page
+from tests.e2e.gaple import ADMIN_TOKEN, WCAG_AA, Page, contrast
 
 
 def seated_guest(open_page: Any, lobby_api: Any, name: str) -> tuple[Page, str, dict[str, Any]]:
@@ -40,6 +40,9 @@ def test_the_admin_page_lists_a_table_and_closes_it(open_page, lobby_api):
     table.wait_for()
     seat = table.locator(f'[data-testid="admin-seat"][data-player="{guest["player_id"]}"]')
     assert "Wati" in seat.inner_text() and "connected" in seat.inner_text()
+    assert "1 player connected, 0 watching" in table.inner_text()
+    # The Refresh button reads as one: its text meets WCAG AA against what is behind it.
+    assert contrast(admin.by("admin-refresh")) >= WCAG_AA
     # The token lives in this tab's sessionStorage, nowhere the player's pages could read it.
     stored = admin.page.evaluate("() => sessionStorage.getItem('gaple.admin_token')")
     assert stored == ADMIN_TOKEN

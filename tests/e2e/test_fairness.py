@@ -77,3 +77,18 @@ def test_a_deal_whose_secret_does_not_fit_the_opening_commitment_is_marked(open_
     text = fair_mark(page, "fail")
     assert text.startswith("✗"), text
     assert "✓" not in page.by("result-panel").inner_text()
+
+
+def test_the_fairness_page_has_the_game_s_icon(open_page):
+    # Both pages name one icon file, and it is served.
+    page = open_page(label="icon")
+    icons = {}
+    for path in ("/", "/static/fairness.html"):
+        page.goto(path)
+        icons[path] = page.page.evaluate(
+            "() => document.querySelector('link[rel=icon]')?.getAttribute('href') ?? null"
+        )
+    assert icons == {"/": "/static/favicon.svg", "/static/fairness.html": "/static/favicon.svg"}
+    response = page.page.request.get("/static/favicon.svg")
+    assert response.status == 200 and response.headers["content-type"] == "image/svg+xml"
+    assert response.text().startswith("<svg")

@@ -186,3 +186,27 @@ def test_language_switch_and_game_terms(open_page, lobby_api):
     assert (en["next"], id_["next"]) == ("Next set", "Set berikutnya")
     for p in (english, page, table):
         assert p.errors == []
+
+
+LOOK_JS = "(e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.borderColor]; }"
+
+
+def test_the_klasik_game_choice_shows_which_is_chosen(open_page):
+    for label, locale, viewport in (("phone", "id-ID", PHONE), ("desktop", "en-US", DESKTOP)):
+        page = open_page(label=label, locale=locale, viewport=viewport)
+        page.open_lobby()
+        page.by("create-preset").select_option("klasik")
+        page.by("create-klasik-options").wait_for()
+        for chosen in ("discard", "draw", "pass"):
+            page.by(f"create-stuck-{chosen}").click()
+            page.by(f"create-stuck-{chosen}").and_(
+                page.page.locator('[aria-checked="true"]')
+            ).wait_for()
+            looks = {
+                c: page.by(f"create-stuck-{c}").evaluate(LOOK_JS)
+                for c in ("discard", "pass", "draw")
+            }
+            others = [look for c, look in looks.items() if c != chosen]
+            assert others[0] == others[1], (label, looks)  # the two not chosen look alike
+            assert looks[chosen][0] != others[0][0], (label, chosen, looks)  # its own background
+            assert looks[chosen][1] != others[0][1], (label, chosen, looks)  # and its own border

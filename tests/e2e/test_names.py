@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tests.e2e.gaple import HeldSocket, bot_table, wait_until
+from tests.e2e.gaple import DESKTOP, PHONE, HeldSocket, bot_table, wait_until
 
 SEED = random.randrange(1 << 32)
 
@@ -184,3 +184,22 @@ def test_your_own_presence_dot_goes_grey_while_your_connection_is_down(open_page
         ".dataset.connected === 'true'"
     )
     assert "on" in page.by("presence", seat=0).get_attribute("class").split()
+
+
+def test_a_double_click_on_save_makes_one_guest(open_page):
+    for label, locale, viewport in (("phone", "id-ID", PHONE), ("desktop", "en-US", DESKTOP)):
+        page = open_page(label=label, locale=locale, viewport=viewport)
+        made: list[str] = []
+        page.page.on(
+            "request",
+            lambda r, made=made: (
+                made.append(r.url) if r.method == "POST" and r.url.endswith("/api/guests") else None
+            ),
+        )
+        page.open_lobby()
+        page.by("name-input").fill("Dobel")
+        page.by("name-save").dblclick()
+        page.by("current-name").wait_for()
+        page.page.wait_for_load_state("networkidle")
+        assert len(made) == 1, (label, made)
+        assert page.errors == []

@@ -24,6 +24,14 @@ from tests.e2e.gaple import (
 )
 
 CODE_IN_URL = re.compile(r"/r/([A-Z0-9]+)$")
+# What the room screen shows once the frame just received is drawn (a frame, then a task).
+AFTER_DRAW_JS = r"""
+async () => {
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  const has = (id) => Boolean(document.querySelector(`[data-testid="${id}"]`));
+  return { room: has('room-screen') && !has('table'), form: has('settings-form') };
+}
+"""
 HAND_JS = "() => document.querySelectorAll('[data-testid=\"hand-tile\"]').length > 0"
 
 
@@ -68,6 +76,11 @@ def test_play_now_gets_a_player_into_a_started_game_with_bots(open_page, lobby_a
         clicked = time.monotonic()
         page.by("quickplay-submit").click()
         page.page.wait_for_url(CODE_IN_URL)
+        # The waiting room once the socket's welcome is drawn: its host (this player, alone)
+        # sees no settings form, a quick-play table keeps its settings.
+        page.wait_js("() => window.__gaple.welcome !== null", timeout=QUICKPLAY_BOT_FILL_SECONDS)
+        waiting = page.page.evaluate(AFTER_DRAW_JS)
+        assert waiting == {"room": True, "form": False}, waiting
         # Nobody else comes: bots fill the free seats after the delay and the set starts by itself.
         page.by("table").wait_for(timeout=(QUICKPLAY_BOT_FILL_SECONDS + 20) * 1000)
         took = time.monotonic() - clicked

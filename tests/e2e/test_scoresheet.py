@@ -12,7 +12,9 @@ import random
 
 from tests.e2e.gaple import (
     PHONE,
+    WCAG_AA,
     bot_table,
+    contrast,
     no_horizontal_scroll,
     play_set,
     save_screenshot,
@@ -193,3 +195,21 @@ def test_ganda_sheet_has_a_column_per_team_and_says_the_point_is_the_team_s(open
         map(str, sorted(result["winners"]))
     )
     assert "Team" in standings.nth(0).inner_text()
+
+
+def test_the_sheet_s_notes_are_legible_on_its_cream(open_page, lobby_api):
+    # WCAG AA for normal text: its notes and its "no deal yet" line against the sheet's cream.
+    page, _, _ = bot_table(
+        lobby_api,
+        open_page,
+        name="Sekar",
+        seat=0,
+        mode="ganda",
+        page_options={"viewport": PHONE, "locale": "en-US"},
+    )
+    page.by("scoresheet-button").click()
+    page.by("sheet-note").wait_for()
+    page.by("sheet-empty").wait_for()
+    for testid in ("sheet-note", "sheet-empty"):
+        ratio = contrast(page.by(testid))
+        assert ratio >= WCAG_AA, (testid, ratio)

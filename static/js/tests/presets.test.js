@@ -15,6 +15,7 @@ const catalogue = JSON.parse(readFileSync(path, 'utf8'));
 // api.js reads localStorage through storage.js only when called; a stub is enough to import it.
 globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 const { normRoom } = await import('../api.js');
+const { mergeInfo } = await import('../roominfo.js');
 
 presets.setCatalogue(catalogue);
 
@@ -79,6 +80,13 @@ test('normRoom adds no default of its own', () => {
   const seats = normRoom({ code: 'Y', seats: [{ seat: 0, bot: 'heuristic', left_by: 'p1' }, { seat: 1 }] });
   assert.equal(seats.seats.length, 2);
   assert.equal(seats.seats[0].left_by, 'p1');
+});
+
+test('a quick-play room stays one when a socket frame (which leaves the flag out) follows', () => {
+  const rest = normRoom({ code: 'Q1', status: 'open', quickplay: true, settings: { preset: 'pordi' } });
+  const frame = normRoom({ code: 'Q1', status: 'open', host_id: 'p0', settings: { preset: 'pordi' }, seats: [] });
+  assert.equal(mergeInfo(rest, frame).quickplay, true);
+  assert.equal(normRoom({ code: 'R1', quickplay: false }).quickplay, false);
 });
 
 test('quick play offers the server\'s choices and default', () => {

@@ -46,3 +46,18 @@ test('a room just opened, whose viewer, whether it is over', () => {
   assert.ok(isOver({ status: 'closed' }) && isOver({ status: 'abandoned' }));
   assert.ok(!isOver({ status: 'playing' }) && !isOver(null));
 });
+
+test('a player taken off a seat is still named by it, not "Seat 2"', async () => {
+  globalThis.localStorage ??= { getItem: () => null, setItem: () => {}, removeItem: () => {} };
+  const { seatLabel } = await import('../seats.js');
+  const before = { code: 'K7QX2M', status: 'playing', seats: seats(null, null, 'heuristic', 'heuristic') };
+  // An operator removed p1 and the set ended: the room frame has seat 1 empty.
+  const emptied = seats(null, null, 'heuristic', 'heuristic');
+  emptied[1] = { seat: 1, player_id: null, name: null, bot: null };
+  const info = mergeInfo(before, { code: 'K7QX2M', status: 'open', seats: emptied });
+  assert.equal(seatLabel({ info }, 1), 'N1');
+  assert.equal(seatLabel({ info }, 0), 'N0');
+  // Someone new in that seat is named as themselves.
+  const taken = mergeInfo(info, { seats: seats(null, null, 'heuristic', 'heuristic').map((x, i) => (i === 1 ? { ...x, name: 'Baru' } : x)) });
+  assert.equal(seatLabel({ info: taken }, 1), 'Baru');
+});

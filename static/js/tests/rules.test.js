@@ -60,3 +60,13 @@ test('the last tile of each example is the ending it is drawn for', () => {
   assert.equal(a, b);
   assert.equal(onLine(line, a), 7);
 });
+
+test('the Klasik "difference" result says what the rules page (and the engine) score', async () => {
+  const main = await import('../i18n.js');
+  for (const lang of ['id', 'en']) {
+    // The rules page: "**Selisih** (bawaan): <how each seat scores>. <the target>".
+    const rule = strings[lang]['rules.klasik.score.difference'].split('): ')[1].split('. ')[0];
+    const explain = main.DICTIONARIES[lang]['klasik.scoring.difference.explain'].split(';')[0];
+    assert.equal(explain.toLowerCase(), rule.toLowerCase(), lang);
+  }
+});

@@ -84,7 +84,7 @@ function close() {
 }
 
 function fail(err) {
-  acct.error = { field: err.field || null, text: errorText(err.code, err.message) };
+  acct.error = { field: err.field || null, text: errorText(err.code, err.message, err.field) };
 }
 
 async function submit(e) {
@@ -143,7 +143,7 @@ async function logOut() {
   } catch (err) {
     // 401: the token already stopped working; anything else keeps this device logged in.
     if (err.status !== 401) {
-      toast(errorText(err.code, err.message), 'error');
+      toast(errorText(err.code, err.message, err.field), 'error');
       changed();
       return;
     }

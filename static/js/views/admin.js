@@ -56,7 +56,7 @@ function call(method, path, body) {
 function refusal(err) {
   if (err.code === 'unauthorized') return t('admin.bad_token');
   if (err.status === 404 && err.code === 'not_found') return t('admin.off');
-  return errorText(err.code, err.message);
+  return errorText(err.code, err.message, err.field);
 }
 
 export function openAdmin() {
@@ -160,12 +160,19 @@ function seatRow(table, seat) {
     }, t('admin.remove')) : null);
 }
 
+/** "1 player connected, 2 watching": the count decides the form. */
+export function socketsText(table) {
+  const n = table.seat_sockets;
+  const seats = n === 1 ? t('admin.table.seats.one') : t('admin.table.seats', { n });
+  return `${seats}, ${t('admin.table.watching', { n: table.spectators })}`;
+}
+
 function tableCard(table) {
   return h('li', { class: 'card admin-table', 'data-testid': 'admin-table', 'data-code': table.code, 'data-status': table.status },
     h('h3', {}, `${table.code} · ${table.status}`),
     h('p', { class: 'muted small' },
       table.set_number ? `${t('admin.table.set', { set: table.set_number, deal: table.deal_number })} · ` : '',
-      t('admin.table.sockets', { seats: table.seat_sockets, spectators: table.spectators })),
+      socketsText(table)),
     h('ul', { class: 'admin-seats' }, table.seats.map((seat) => seatRow(table, seat))),
     h('button', {
       type: 'button',
@@ -215,7 +222,7 @@ export function adminView() {
     const tables = adm.data.tables;
     body = h('div', {},
       h('p', { class: 'muted small' }, t('admin.node', { node: adm.data.node }), ' ',
-        h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'admin-refresh', onClick: load }, t('admin.refresh'))),
+        h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'admin-refresh', onClick: load }, t('admin.refresh'))),
       tables.length
         ? h('ul', { class: 'admin-tables', 'data-testid': 'admin-tables' }, tables.map(tableCard))
         : h('p', { class: 'muted', 'data-testid': 'admin-none' }, t('admin.none')));

@@ -61,7 +61,7 @@ async function load() {
   } catch (err) {
     if (seq !== lb.seq) return;
     lb.status = 'error';
-    lb.error = errorText(err.code, err.message);
+    lb.error = errorText(err.code, err.message, err.field);
   }
   changed();
 }

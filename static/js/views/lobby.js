@@ -171,7 +171,7 @@ function stuckChoice(prefix, d, set, errors) {
     h('span', { class: 'field-label' }, t('stuck.label')),
     h('div', { class: 'segmented stuck-choices' }, field.choices.map((c) => h('button', {
       type: 'button',
-      class: `seg${d.stuck === c ? ' active' : ''}`,
+      class: `seg${d.stuck === c ? ' on' : ''}`,
       role: 'radio',
       'aria-checked': String(d.stuck === c),
       'data-testid': `${prefix}-stuck-${c}`,

@@ -58,7 +58,7 @@ async function startPractice(act, withChoices) {
     state.player = loadPlayer();
     go(`/r/${room.code}`);
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     state.lobby.quickBusy = false;
     changed();

@@ -61,7 +61,7 @@ async function load(id, { quiet = false } = {}) {
   } catch (err) {
     if (pf.id !== id || quiet) return;
     pf.status = 'error';
-    pf.error = err.status === 404 ? t('profile.not_found') : errorText(err.code, err.message);
+    pf.error = err.status === 404 ? t('profile.not_found') : errorText(err.code, err.message, err.field);
   }
   changed();
 }
@@ -77,7 +77,7 @@ async function moreSets() {
     pf.sets = [...pf.sets, ...(page.sets || [])];
     pf.next = page.next_cursor || null;
   } catch (err) {
-    toast(errorText(err.code, err.message), 'error');
+    toast(errorText(err.code, err.message, err.field), 'error');
   } finally {
     pf.more = false;
     changed();

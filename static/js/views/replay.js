@@ -66,7 +66,7 @@ async function load(id) {
     if (!response.ok) {
       const err = (body && body.error) || {};
       rp.status = 'error';
-      rp.error = response.status === 404 ? t('replay.not_found') : errorText(err.code, err.message);
+      rp.error = response.status === 404 ? t('replay.not_found') : errorText(err.code, err.message, err.field);
     } else {
       rp.data = body;
       rp.status = 'ready';

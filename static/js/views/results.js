@@ -107,10 +107,12 @@ function outcomeLine(res, room) {
 function resultTable(res, ctx) {
   const { view, room } = ctx;
   const klasik = view.preset === 'klasik';
+  // Only Gaple Klasik lays tiles face down; Block and Draw Domino have no discards to show.
+  const discarding = klasik && view.stuck === 'discard';
   const rows = [];
   for (let i = 0; i < ctx.n; i += 1) {
     const hand = res.hands ? res.hands[i] || [] : null;
-    const discards = klasik && res.discards ? res.discards[i] || [] : null;
+    const discards = discarding && res.discards ? res.discards[i] || [] : null;
     const pts = res.points[i] || 0;
     const team = view.mode === 'ganda' ? (teamIndexOf(i, view) === 0 ? 'A' : 'B') : null;
     rows.push(h('tr', { class: `${res.winner === i ? 'winner' : ''}${i === ctx.me ? ' mine' : ''}`, 'data-testid': 'result-row', 'data-seat': i },
@@ -135,7 +137,7 @@ function resultTable(res, ctx) {
             }, tileSvg(a, b, { orientation: 'v', className: 'mini' }));
           })
           : h('span', { class: 'muted small' }, t('result.empty_hand')))),
-      klasik ? h('td', { class: 'result-discards' },
+      discarding ? h('td', { class: 'result-discards' },
         discards === null ? null : h('div', {
           class: 'revealed-hand revealed-discards',
           'data-testid': 'revealed-discards',
@@ -161,7 +163,7 @@ function resultTable(res, ctx) {
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col' }, t('result.player')),
         h('th', { scope: 'col' }, t('result.hand')),
-        klasik ? h('th', { scope: 'col' }, t('result.discards')) : null,
+        discarding ? h('th', { scope: 'col' }, t('result.discards')) : null,
         h('th', { scope: 'col', class: 'num' }, klasik ? t('result.count') : t('result.pips')),
         h('th', { scope: 'col', class: 'num' }, t('result.points')),
         h('th', { scope: 'col', class: 'num' }, t('result.total')))),

@@ -308,8 +308,9 @@ function hostControls(room, info, taken, act) {
   const klasik = hasKlasikOptions(draft.preset);
   const modes = choicesOf(draft.preset, 'mode');
   return h('div', { class: 'host-controls' },
-    // A quick-play table keeps the settings people were matched on.
-    open && !info.quickplay ? h('form', {
+    // A quick-play table keeps the settings people were matched on; until the REST room says
+    // which kind this is (a socket frame does not), no form.
+    open && info.quickplay === false ? h('form', {
       class: 'card settings-card',
       'data-testid': 'settings-form',
       'aria-labelledby': 'settings-title',

@@ -138,7 +138,7 @@ export function scoreSheet(ctx) {
           'data-testid': 'sheet-total',
           'data-col': c,
         }, String(view.scores[seats[0]] ?? 0)))))),
-    note ? h('p', { class: 'muted small sheet-note' }, note) : null);
+    note ? h('p', { class: 'muted small sheet-note', 'data-testid': 'sheet-note' }, note) : null);
 }
 
 /** After the set: your own standing ("You won!", "You placed 2nd") and everyone's, best first. */
