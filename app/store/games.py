@@ -229,12 +229,23 @@ async def load_current_set(session: AsyncSession, *, room_id: str) -> StoredSet 
         )
         for d in deal_rows
     ]
+    earlier = await session.execute(
+        select(Move.seat, Move.client_move_id)
+        .join(Deal, Deal.id == Move.deal_id)
+        .join(GameSet, GameSet.id == Deal.set_id)
+        .where(
+            GameSet.room_id == room_id,
+            GameSet.number < game_set.number,
+            Move.client_move_id.is_not(None),
+        )
+    )
     return StoredSet(
         id=game_set.id,
         number=game_set.number,
         rules=dict(game_set.rules),
         ended=game_set.ended_at is not None,
         deals=deals,
+        earlier_move_ids=tuple((int(seat), str(move_id)) for seat, move_id in earlier),
     )
 
 
