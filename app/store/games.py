@@ -159,6 +159,22 @@ async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
         await _book_result(conn, record)
 
 
+async def move_at(session: AsyncSession, *, deal_id: int, seq: int) -> StoredMove | None:
+    """The deal's ``seq``-th stored move, if there is one."""
+    m = await session.scalar(select(Move).where(Move.deal_id == deal_id, Move.seq == seq))
+    if m is None:
+        return None
+    return StoredMove(
+        seq=m.seq,
+        seat=m.seat,
+        tile=m.tile,
+        end=m.end,
+        auto=m.auto,
+        client_move_id=m.client_move_id,
+        created_at=m.created_at,
+    )
+
+
 async def _book_result(conn: AsyncConnection, record: MoveRecord) -> None:
     if record.deal_result is not None:
         await conn.execute(
