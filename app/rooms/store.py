@@ -129,13 +129,16 @@ class SqlGameStore:
     async def record_move(self, record: MoveRecord) -> None:
         """Durable when it returns. Moves arriving together from many tables share a commit.
 
-        A commit whose answer was lost may have been stored all the same, and an earlier attempt
-        of this very move may be what a conflict ran into: either way the row at the move's
+        A commit whose answer was lost may have been stored all the same, and a player's move
+        sent again after such a commit runs into its own row: either way the row at the move's
         ``(deal, seq)`` is read back, and if it is this move (the same seat, tile, end and move
-        id), it is stored. Only then does the failure count."""
+        id), it is stored. Only then does the failure count. A conflict with a move that has no
+        move id (a bot's, the clock's) is never taken for ours: another node may have made it."""
         try:
             await self._moves.submit(record)
         except Exception as failure:
+            if isinstance(failure, StoreConflict) and record.client_move_id is None:
+                raise
             try:
                 if await self.holds_move(record):
                     return

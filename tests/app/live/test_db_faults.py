@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.rooms.clock import FakeClock
 from app.settings import Settings
-from tests.app.live.conftest import LiveTable, stored_moves, to_move
+from tests.app.live.conftest import CONFIG, LiveTable, stored_moves, to_move
 from tests.app.live.pgproxy import PgProxy
-from tests.app.live.test_table import play_of
+from tests.app.live.test_table import play_of, play_until
 from tests.conftest import TEST_SECRET_KEY
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
@@ -69,3 +71,85 @@ async def test_a_move_whose_commit_was_cut_is_acked_when_resent_and_the_table_is
     assert not live.table.lost and all(p.closed_with is None for p in live.probes)
     assert [m.client_move_id for m in await stored_moves(app)] == ["cut"]
     assert live.table.core.move_seq == 1
+
+
+async def _outage(live: LiveTable, clock: FakeClock, proxy: PgProxy, seconds: float) -> None:
+    """The database is cut off for ``seconds`` of the table's clock, in steps of 0.25 s."""
+    proxy.cut()
+    for _ in range(int(seconds / 0.25)):
+        clock.advance(0.25)
+        await live.settle()
+        await asyncio.sleep(0.01)  # a refused connection is answered by the event loop
+    proxy.resume()
+
+
+async def _back(live: LiveTable, clock: FakeClock, done: Any, within: float = 2.0) -> float:
+    """Advance the clock in small steps until ``done()``; returns how long it took."""
+    start = clock.now()
+    while not done():
+        assert clock.now() - start <= within, "the table did not move again in time"
+        clock.advance(0.05)
+        await live.settle()
+        await asyncio.sleep(0.01)
+    return clock.now() - start
+
+
+async def test_the_next_deal_due_during_an_outage_starts_once_the_database_is_back(
+    live_table: Any, clock: FakeClock, pg_proxy: PgProxy
+) -> None:
+    live: LiveTable = await live_table(mode="ganda")
+    await play_until(live, clock, lambda: live.table.state.phase == "deal_over")
+    await _outage(live, clock, pg_proxy, CONFIG.deal_pause + 3)  # the next deal fell due in it
+    assert live.table.state.phase == "deal_over"
+    await _back(live, clock, lambda: live.table.state.phase == "playing")
+    assert live.table.state.deal_number == 2 and not live.table.lost
+
+
+async def test_a_turn_that_ran_out_during_an_outage_is_played_once_it_is_back(
+    live_table: Any, app: Any, clock: FakeClock, pg_proxy: PgProxy
+) -> None:
+    live: LiveTable = await live_table()
+    seat = live.table.state.turn
+    await _outage(live, clock, pg_proxy, 15 + 3)  # the turn's 15 s ran out in it
+    assert live.table.state.turn == seat and await_nothing_stored(live)
+    await _back(live, clock, lambda: live.table.state.turn != seat)
+    moves = await stored_moves(app)
+    assert [(m.seat, m.auto) for m in moves] == [(seat, True)]
+
+
+def await_nothing_stored(live: LiveTable) -> bool:
+    return live.table.core.move_seq == 0
+
+
+async def test_bots_play_on_after_an_outage(
+    live_table: Any, app: Any, clock: FakeClock, pg_proxy: PgProxy
+) -> None:
+    live: LiveTable = await live_table(bots=(0, 1, 2, 3))
+    await _outage(live, clock, pg_proxy, 3)  # each bot's 0.5 s pause ends in it
+    assert live.table.core.move_seq == 0
+    await _back(live, clock, lambda: live.table.core.move_seq >= 3)
+    assert len(await stored_moves(app)) >= 3
+
+
+async def test_an_outage_logs_one_line_per_failure_kind_and_table_not_a_traceback_a_retry(
+    live_table: Any, clock: FakeClock, pg_proxy: PgProxy, caplog: pytest.LogCaptureFixture
+) -> None:
+    live: LiveTable = await live_table()
+    mover = to_move(live)
+    caplog.set_level(logging.INFO)
+    pg_proxy.cut()
+    for _ in range(40):  # a client sending its move again and again, and the clock running out
+        await live.table.request(mover.conn, play_of(mover, move_id="again"))
+        clock.advance(0.5)
+        await live.settle()
+        await asyncio.sleep(0.01)
+    assert mover.errors().count("unavailable") == 40
+    pg_proxy.resume()
+    await _back(live, clock, lambda: live.table.core.move_seq == 1)
+    mine = [r for r in caplog.records if r.name == "app.rooms.table"]
+    assert all(r.exc_info is None for r in mine if r.levelno >= logging.INFO)
+    lines = [r.getMessage() for r in mine if r.levelno >= logging.INFO]
+    failed = [line for line in lines if "failed, retrying" in line]
+    again = [line for line in lines if "works again after" in line]
+    assert len(failed) == len(again) == 2, lines  # a player's move, and the clock's (StoreMove)
+    assert any("a player's move works again after 40 failures" in line for line in again), lines
