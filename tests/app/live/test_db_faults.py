@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from app.rooms.clock import FakeClock
 from app.settings import Settings
+from app.store.models import Room
 from tests.app.live.conftest import CONFIG, LiveTable, stored_moves, to_move
 from tests.app.live.pgproxy import PgProxy
 from tests.app.live.test_table import play_of, play_until
@@ -153,3 +155,29 @@ async def test_an_outage_logs_one_line_per_failure_kind_and_table_not_a_tracebac
     again = [line for line in lines if "works again after" in line]
     assert len(failed) == len(again) == 2, lines  # a player's move, and the clock's (StoreMove)
     assert any("a player's move works again after 40 failures" in line for line in again), lines
+
+
+async def _humans_online(app: Any, room_id: str) -> int:
+    async with app.state.db.session() as session:
+        value = await session.scalar(select(Room.humans_online).where(Room.id == room_id))
+    return int(value)
+
+
+async def test_presence_that_changed_during_an_outage_is_stored_once_it_is_back(
+    live_table: Any, app: Any, clock: FakeClock, pg_proxy: PgProxy
+) -> None:
+    live: LiveTable = await live_table()
+    room_id = live.table.room.id
+    assert await _humans_online(app, room_id) == 4
+    pg_proxy.cut()
+    live.table.gone(live.probes[((live.table.state.turn or 0) + 1) % 4].conn)
+    await live.settle()
+    await asyncio.sleep(0.05)
+    pg_proxy.resume()
+    for _ in range(40):  # 2 s of the table's clock
+        clock.advance(0.05)
+        await live.settle()
+        await asyncio.sleep(0.01)
+        if await _humans_online(app, room_id) == 3:
+            break
+    assert await _humans_online(app, room_id) == 3
