@@ -100,6 +100,7 @@ _Item = Command | _Stop | _Settle | _Redo
 _RETRIED = (TurnDue, NextDeal, BotMoved, RoomChanged, HostAway, Unattended, SendPlayerAway)
 # Store calls without a follow-up: the core already counts them done, so the call itself is redone.
 _REDONE = (EndSet, Touch, PutBot)
+_NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove)  # effects that never call the store
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0  # seconds: the pause doubles from the first up to the max
 
 
@@ -363,7 +364,8 @@ class Table:
             self.faults.ok(kind)
         if isinstance(effect, _REDONE):
             self._redo.pop(_redo_key(effect), None)  # a newer call did it: no older one redone
-        self._retries = 0
+        if not isinstance(effect, _NO_STORE):
+            self._retries = 0
         return follow_up
 
     async def _redo_effect(self, redo: _Redo) -> None:
