@@ -176,7 +176,7 @@ class FailureLog:
     """One line per kind of failure, not one per failure: a store that is down fails every retry
     of every table, and a traceback for each would bury everything else.
 
-    ``failed(kind, exc)`` logs a WARNING the first time ``kind`` fails (its error in one line;
+    ``failed(kind, exc)`` logs a WARNING the first time ``kind`` fails in a row (its error in one line;
     every traceback, the first's included, at DEBUG); ``ok(kind)`` after it failed logs one line
     with how many times and for how long it failed."""
 
@@ -194,7 +194,7 @@ class FailureLog:
         count, since = self._failing.get(kind, (0, self._clock()))
         self._failing[kind] = (count + 1, since)
         if count == 0:
-            self._log.warning("%s: %s failed, retrying: %s", self._prefix, kind, _one_line(exc))
+            self._log.warning("%s: %s failing: %s", self._prefix, kind, _one_line(exc))
         self._log.debug("%s: %s failed", self._prefix, kind, exc_info=exc)
 
     def ok(self, kind: str) -> None:

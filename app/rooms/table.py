@@ -101,6 +101,17 @@ _RETRIED = (TurnDue, NextDeal, BotMoved, RoomChanged, HostAway, Unattended, Send
 # Store calls without a follow-up: the core already counts them done, so the call itself is redone.
 _REDONE = (EndSet, Touch, PutBot)
 _NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove)  # effects that never call the store
+_KINDS: dict[type, str] = {  # what a failure is called in the log
+    StoreMove: "a move of the clock or a bot",
+    CreateDeal: "the next deal",
+    CreateSet: "a new set",
+    LoadRoom: "loading the room",
+    HandOverHost: "handing over the host",
+    AbandonTable: "abandoning the table",
+    EndSet: "ending the set",
+    Touch: "presence",
+    PutBot: "a seat to a bot",
+}
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0  # seconds: the pause doubles from the first up to the max
 
 
@@ -346,7 +357,7 @@ class Table:
 
     async def _carry_out(self, effect: Effect) -> Command | None:
         """``_do``, with a failed store call retried (a conflict ends the table instead)."""
-        kind = type(effect).__name__
+        kind = _KINDS.get(type(effect), type(effect).__name__)
         try:
             follow_up = await self._do(effect)
         except (StoreConflict, TableError, engine.EngineError, LifecycleError):

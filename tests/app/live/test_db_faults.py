@@ -151,7 +151,7 @@ async def test_an_outage_logs_one_line_per_failure_kind_and_table_not_a_tracebac
     mine = [r for r in caplog.records if r.name == "app.rooms.table"]
     assert all(r.exc_info is None for r in mine if r.levelno >= logging.INFO)
     lines = [r.getMessage() for r in mine if r.levelno >= logging.INFO]
-    failed = [line for line in lines if "failed, retrying" in line]
+    failed = [line for line in lines if " failing: " in line]
     again = [line for line in lines if "works again after" in line]
     assert len(failed) == len(again) == 2, lines  # a player's move, and the clock's (StoreMove)
     assert any("a player's move works again after 40 failures" in line for line in again), lines
