@@ -176,9 +176,9 @@ class FailureLog:
     """One line per kind of failure, not one per failure: a store that is down fails every retry
     of every table, and a traceback for each would bury everything else.
 
-    ``failed(kind, exc)`` logs a WARNING the first time ``kind`` fails in a row (its error in one line;
-    every traceback, the first's included, at DEBUG); ``ok(kind)`` after it failed logs one line
-    with how many times and for how long it failed."""
+    ``failed(kind, exc)`` logs a WARNING the first time ``kind`` fails in a row (its error in
+    one line; every traceback, the first's included, at DEBUG); ``ok(kind)`` after it failed logs
+    one line with how many times and for how long it failed."""
 
     def __init__(self, logger: logging.Logger, prefix: str, clock: Any) -> None:
         self._log = logger

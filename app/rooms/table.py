@@ -49,6 +49,7 @@ from app.rooms.effects import (
     Metric,
     MoveStored,
     NextDeal,
+    PendingMove,
     PutBot,
     RoomChanged,
     RoomLoaded,
@@ -65,7 +66,7 @@ from app.rooms.lifecycle import LifecycleError
 from app.rooms.protocol import ClientCommand, Resume
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore
-from app.store.records import RoomInfo, StoreConflict
+from app.store.records import MoveRecord, RoomInfo, StoreConflict
 
 __all__ = ["Table", "TableConfig", "TableError"]
 
@@ -146,6 +147,7 @@ class Table:
         self.lost = False
         self.bots = bots or shared_runner()
         self._thinking: set[asyncio.Task[None]] = set()  # hard bots' moves being thought out
+        self._unsure: StoreMove | None = None  # the last move whose store call failed
         self._retries = 0  # store calls failed in a row: the next retry's pause doubles
         self._redo: dict[object, _Redo] = {}  # failed calls without a follow-up, by what they set
         self.faults = FailureLog(log, f"table {room.code}", clock.now)
@@ -452,8 +454,9 @@ class Table:
                     set_id=set_id, number=number, secret=secret, opener=opener, at=utc(at)
                 )
                 return DealCreated(deal_id, game, events)
-            case StoreMove(_, move):
-                return MoveStored(move) if await self._store_move(effect) else None
+            case StoreMove():
+                stored = await self._store_move(effect)
+                return MoveStored(stored) if stored is not None else None
             case ChooseBotMove(token, seat, kind, view):
                 chosen = self.bots.immediate(kind, view, self.rng)
                 if chosen is not None:
@@ -475,12 +478,20 @@ class Table:
             move = engine.BOTS["normal"].choose(view, self.rng)
         self.post(BotMoved(token, seat, move))
 
-    async def _store_move(self, effect: StoreMove) -> bool:
+    async def _store_move(self, effect: StoreMove) -> PendingMove | None:
+        """Store the move; returns the move that is stored at its place (None: none is). That is
+        this one, or an earlier attempt at the same turn whose commit had no answer: found in
+        the row a conflict ran into, it is the move that counts."""
+        record = effect.record
         try:
-            await self.store.record_move(effect.record)
+            await self.store.record_move(record)
         except StoreConflict:
+            unsure, self._unsure = self._unsure, None
+            if unsure is not None and await self._holds_earlier(unsure, record):
+                return unsure.move
             raise
         except Exception as exc:
+            self._unsure = effect  # maybe stored all the same: a conflict at its place tells
             reply_to = effect.move.reply_to
             if reply_to is None:
                 raise
@@ -489,10 +500,18 @@ class Table:
             conn = self.conns.get(reply_to)
             if conn is not None:
                 conn.send(frames.error("unavailable", "try again in a moment", effect.move.move_id))
-            return False
+            return None
+        self._unsure = None
         if self.faults.failing:
             self.faults.ok("a player's move")
-        return True
+        return effect.move
+
+    async def _holds_earlier(self, unsure: StoreMove, record: MoveRecord) -> bool:
+        """Whether the earlier attempt ``unsure`` is what is stored at ``record``'s place."""
+        earlier = unsure.record
+        if (earlier.deal_id, earlier.seq) != (record.deal_id, record.seq):
+            return False
+        return await self.store.holds_move(earlier)
 
     def _arm(self, arm: Arm) -> None:
         for timer in self._timers.pop(arm.slot, []):

@@ -90,8 +90,9 @@ async def _back(live: LiveTable, clock: FakeClock, done: Any, within: float = 2.
     start = clock.now()
     while not done():
         assert clock.now() - start <= within, "the table did not move again in time"
+        assert not live.table.lost, "the table was given up"
         clock.advance(0.05)
-        await live.settle()
+        await asyncio.wait_for(live.settle(), 5)  # a table given up answers no more
         await asyncio.sleep(0.01)
     return clock.now() - start
 
@@ -181,3 +182,20 @@ async def test_presence_that_changed_during_an_outage_is_stored_once_it_is_back(
         if await _humans_online(app, room_id) == 3:
             break
     assert await _humans_online(app, room_id) == 3
+
+
+async def test_the_clocks_move_whose_commit_was_cut_counts_once_and_the_table_is_kept(
+    live_table: Any, app: Any, clock: FakeClock, pg_proxy: PgProxy
+) -> None:
+    live: LiveTable = await live_table()
+    seat = live.table.state.turn
+    pg_proxy.cut_after(b"COMMIT")
+    clock.advance(15.1)  # the clock plays the opening for the idle seat; its answer is lost
+    await live.settle()
+    assert pg_proxy.cuts == 1 and live.table.core.move_seq == 0
+    await asyncio.sleep(0.3)
+    pg_proxy.resume()
+    await _back(live, clock, lambda: live.table.core.move_seq == 1)
+    assert not live.table.lost and all(p.closed_with is None for p in live.probes)
+    assert [(m.seat, m.auto) for m in await stored_moves(app)] == [(seat, True)]
+    assert live.table.state.turn != seat
