@@ -170,3 +170,49 @@ def configure(*, log_format: str, level: str, node: str, secrets: Iterable[str |
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
+
+
+class FailureLog:
+    """One line per kind of failure, not one per failure: a store that is down fails every retry
+    of every table, and a traceback for each would bury everything else.
+
+    ``failed(kind, exc)`` logs a WARNING the first time ``kind`` fails in a row (its error in
+    one line; every traceback, the first's included, at DEBUG); ``ok(kind)`` after it failed logs
+    one line with how many times and for how long it failed."""
+
+    def __init__(self, logger: logging.Logger, prefix: str, clock: Any) -> None:
+        self._log = logger
+        self._prefix = prefix
+        self._clock = clock  # a callable returning seconds
+        self._failing: dict[str, tuple[int, float]] = {}  # kind: (failures, since)
+
+    @property
+    def failing(self) -> bool:
+        return bool(self._failing)
+
+    def failed(self, kind: str, exc: BaseException) -> None:
+        count, since = self._failing.get(kind, (0, self._clock()))
+        self._failing[kind] = (count + 1, since)
+        if count == 0:
+            self._log.warning("%s: %s failing: %s", self._prefix, kind, _one_line(exc))
+        self._log.debug("%s: %s failed", self._prefix, kind, exc_info=exc)
+
+    def ok(self, kind: str) -> None:
+        if not self._failing:
+            return
+        failed = self._failing.pop(kind, None)
+        if failed is not None:
+            count, since = failed
+            self._log.warning(
+                "%s: %s works again after %d failure%s in %.1f s",
+                self._prefix,
+                kind,
+                count,
+                "" if count == 1 else "s",
+                self._clock() - since,
+            )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"

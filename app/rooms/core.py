@@ -133,6 +133,7 @@ def handle(state: TableState, command: Command, now: float) -> Result:
             state.set_number, state.set_id = number, set_id
             state.events, state.stamps = [], []
             state.auto_seqs = set()
+            state.earlier_ids.update(state.acks)  # recognised for the room's life, never replayed
             state.acks = {}
             state.timeouts = {}
             state.deal_id, state.move_seq, state.deadline = None, 0, None
@@ -193,6 +194,8 @@ def _play(
     known = state.acks.get((seat, message.move_id))
     if known is not None:  # a resent move: answered again, applied once
         return [Send((conn,), (frames.ack(message.move_id, state.set_number, known),))]
+    if (seat, message.move_id) in state.earlier_ids:  # played in an earlier set: never again
+        raise TableError("move_expired", "that move was played in an earlier set")
     if state.bot_of(seat) is not None:
         raise TableError("not_your_turn", f"seat {seat} is played by a bot")
     move = engine.Move(engine.Tile.parse(message.tile), message.end)

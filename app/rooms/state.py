@@ -82,7 +82,10 @@ class TableState:
     stamps: list[frames.Stamp] = field(
         default_factory=list
     )  # by seq, what each event was sent with
-    acks: dict[tuple[int, str], int] = field(default_factory=dict)
+    acks: dict[tuple[int, str], int] = field(default_factory=dict)  # this set's move ids: seq
+    # (seat, move id) of every move of the room's earlier sets: a resent one is refused, never
+    # applied again (docs/PROTOCOL.md §2).
+    earlier_ids: set[tuple[int, str]] = field(default_factory=set)
     viewers: dict[int, Viewer] = field(default_factory=dict)  # by connection id
     deadline: float | None = None
     next_deal_at: float | None = None  # between deals: when the next one starts
@@ -157,6 +160,7 @@ def rebuild(state: TableState, stored: StoredSet) -> TableState:
     state.set_number = stored.number
     state.set_id = stored.id
     state.events = list(events)
+    state.earlier_ids = set(stored.earlier_move_ids)
     moves = [m for deal in stored.deals for m in deal.moves]
     played = [i + 1 for i, ev in enumerate(events) if ev.kind in frames.MOVE_EVENTS]
     for seq, move in zip(played, moves, strict=True):

@@ -57,6 +57,10 @@ class GameStore(Protocol):
 
     async def record_move(self, record: MoveRecord) -> None: ...
 
+    async def holds_move(self, record: MoveRecord) -> bool:
+        """Whether this very move is stored (the one at its deal and seq)."""
+        ...
+
     async def load_current_set(self, room_id: str) -> StoredSet | None: ...
 
     async def last_set_number(self, room_id: str) -> int: ...
@@ -127,8 +131,36 @@ class SqlGameStore:
             )
 
     async def record_move(self, record: MoveRecord) -> None:
-        """Durable when it returns. Moves arriving together from many tables share a commit."""
-        await self._moves.submit(record)
+        """Durable when it returns. Moves arriving together from many tables share a commit.
+
+        A commit whose answer was lost may have been stored all the same, and a player's move
+        sent again after such a commit runs into its own row: either way the row at the move's
+        ``(deal, seq)`` is read back, and if it is this move (the same seat, tile, end and move
+        id), it is stored. Only then does the failure count. A conflict with a move that has no
+        move id (a bot's, the clock's) is never taken for ours: another node may have made it."""
+        try:
+            await self._moves.submit(record)
+        except Exception as failure:
+            if isinstance(failure, StoreConflict) and record.client_move_id is None:
+                raise
+            try:
+                if await self.holds_move(record):
+                    return
+            except Exception:
+                raise failure from None  # still unreachable: the commit's own error says so
+            raise
+
+    async def holds_move(self, record: MoveRecord) -> bool:
+        """Whether this very move is stored (the one at its deal and seq)."""
+        async with self.db.session() as session:
+            stored = await games.move_at(session, deal_id=record.deal_id, seq=record.seq)
+        return stored is not None and (
+            stored.seat,
+            stored.tile,
+            stored.end,
+            stored.auto,
+            stored.client_move_id,
+        ) == (record.seat, record.tile, record.end, record.auto, record.client_move_id)
 
     async def _commit_moves(self, records: list[MoveRecord]) -> list[BaseException | None]:
         try:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import engine
 from app.live import SeatSummary, TableSummary
+from app.logs import FailureLog
 from app.metrics import Metrics
 from app.presets import seat_count
 from app.rooms import frames, seating
@@ -41,11 +42,14 @@ from app.rooms.effects import (
     EndSet,
     Gone,
     HandOverHost,
+    HostAway,
     Join,
     LoadRoom,
     Message,
     Metric,
     MoveStored,
+    NextDeal,
+    PendingMove,
     PutBot,
     RoomChanged,
     RoomLoaded,
@@ -55,12 +59,14 @@ from app.rooms.effects import (
     SetCreated,
     StoreMove,
     Touch,
+    TurnDue,
+    Unattended,
 )
 from app.rooms.lifecycle import LifecycleError
 from app.rooms.protocol import ClientCommand, Resume
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore
-from app.store.records import RoomInfo, StoreConflict
+from app.store.records import MoveRecord, RoomInfo, StoreConflict
 
 __all__ = ["Table", "TableConfig", "TableError"]
 
@@ -76,7 +82,38 @@ class _Settle:
     pass
 
 
-_Item = Command | _Stop | _Settle
+class _Redo:
+    """A store call without a follow-up that failed (the core has moved on): try it again."""
+
+    def __init__(self, effect: Effect) -> None:
+        self.effect = effect
+
+
+class _StoreDown(Exception):
+    """A store call with a follow-up failed (not a conflict): the command that asked for it is
+    posted again after a pause, since nothing it would change has changed."""
+
+
+_Item = Command | _Stop | _Settle | _Redo
+
+# The commands a failed store call is retried through: each is checked afresh by the core (a
+# stale turn, deal or room is dropped), so posting it again applies nothing twice.
+_RETRIED = (TurnDue, NextDeal, BotMoved, RoomChanged, HostAway, Unattended, SendPlayerAway)
+# Store calls without a follow-up: the core already counts them done, so the call itself is redone.
+_REDONE = (EndSet, Touch, PutBot)
+_NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove)  # effects that never call the store
+_KINDS: dict[type, str] = {  # what a failure is called in the log
+    StoreMove: "a move of the clock or a bot",
+    CreateDeal: "the next deal",
+    CreateSet: "a new set",
+    LoadRoom: "loading the room",
+    HandOverHost: "handing over the host",
+    AbandonTable: "abandoning the table",
+    EndSet: "ending the set",
+    Touch: "presence",
+    PutBot: "a seat to a bot",
+}
+RETRY_FIRST, RETRY_MAX = 0.05, 1.0  # seconds: the pause doubles from the first up to the max
 
 
 class Table:
@@ -110,6 +147,10 @@ class Table:
         self.lost = False
         self.bots = bots or shared_runner()
         self._thinking: set[asyncio.Task[None]] = set()  # hard bots' moves being thought out
+        self._unsure: StoreMove | None = None  # the last move whose store call failed
+        self._retries = 0  # store calls failed in a row: the next retry's pause doubles
+        self._redo: dict[object, _Redo] = {}  # failed calls without a follow-up, by what they set
+        self.faults = FailureLog(log, f"table {room.code}", clock.now)
 
     # --- the core's state, for the manager and the tests -------------------------------------
 
@@ -279,8 +320,15 @@ class Table:
                     future.set_result(None)
                 return
             try:
-                if not isinstance(item, _Settle):
+                if isinstance(item, _Redo):
+                    await self._redo_effect(item)
+                elif not isinstance(item, _Settle):
                     await self._handle(item)
+            except _StoreDown as down:
+                if isinstance(item, _RETRIED):
+                    self._retry_later(item)
+                if future is not None and not future.done():
+                    future.set_exception(down.__cause__ or down)
             except StoreConflict as exc:
                 log.warning("table %s: another node owns it now (%s)", self.room.code, exc)
                 if future is not None and not future.done():
@@ -304,10 +352,57 @@ class Table:
                 self.conns.pop(command.conn, None)
             command = None
             for index, effect in enumerate(effects):
-                follow_up = await self._do(effect)
+                follow_up = await self._carry_out(effect)
                 if follow_up is not None:
                     assert index == len(effects) - 1, "a follow-up ends its batch"
                     command = follow_up
+
+    async def _carry_out(self, effect: Effect) -> Command | None:
+        """``_do``, with a failed store call retried (a conflict ends the table instead)."""
+        kind = _KINDS.get(type(effect), type(effect).__name__)
+        try:
+            follow_up = await self._do(effect)
+        except (StoreConflict, TableError, engine.EngineError, LifecycleError):
+            raise
+        except Exception as exc:
+            self.faults.failed(kind, exc)
+            if isinstance(effect, _REDONE):
+                self._redo[_redo_key(effect)] = redo = _Redo(effect)
+                self._retry_later(redo)
+                return None
+            raise _StoreDown() from exc
+        if isinstance(effect, StoreMove) and follow_up is None:
+            return None  # a player's move that could not be stored (answered unavailable)
+        if self.faults.failing:
+            self.faults.ok(kind)
+        if isinstance(effect, _REDONE):
+            self._redo.pop(_redo_key(effect), None)  # a newer call did it: no older one redone
+        if not isinstance(effect, _NO_STORE):
+            self._retries = 0
+        return follow_up
+
+    async def _redo_effect(self, redo: _Redo) -> None:
+        key = _redo_key(redo.effect)
+        if self._redo.get(key) is not redo:
+            return  # done since, by a newer call
+        await self._carry_out(redo.effect)
+        if isinstance(redo.effect, PutBot) and key not in self._redo:
+            await self._handle(RoomChanged(False))  # the seat changed hands only now
+
+    def _retry_later(self, item: Command | _Redo) -> None:
+        """Post ``item`` again after a pause that doubles with each failure in a row (until the
+        table stops, or is handed over: then its timers are cancelled)."""
+        delay = min(RETRY_FIRST * 2**self._retries, RETRY_MAX)
+        self._retries += 1
+        timers = self._timers.setdefault("retry", [])
+
+        def repost() -> None:
+            if timer in timers:
+                timers.remove(timer)
+            self._inbox.put_nowait((item, None))
+
+        timer = self.clock.call_later(delay, repost)
+        timers.append(timer)
 
     async def _do(self, effect: Effect) -> Command | None:
         match effect:
@@ -359,8 +454,9 @@ class Table:
                     set_id=set_id, number=number, secret=secret, opener=opener, at=utc(at)
                 )
                 return DealCreated(deal_id, game, events)
-            case StoreMove(_, move):
-                return MoveStored(move) if await self._store_move(effect) else None
+            case StoreMove():
+                stored = await self._store_move(effect)
+                return MoveStored(stored) if stored is not None else None
             case ChooseBotMove(token, seat, kind, view):
                 chosen = self.bots.immediate(kind, view, self.rng)
                 if chosen is not None:
@@ -382,22 +478,40 @@ class Table:
             move = engine.BOTS["normal"].choose(view, self.rng)
         self.post(BotMoved(token, seat, move))
 
-    async def _store_move(self, effect: StoreMove) -> bool:
+    async def _store_move(self, effect: StoreMove) -> PendingMove | None:
+        """Store the move; returns the move that is stored at its place (None: none is). That is
+        this one, or an earlier attempt at the same turn whose commit had no answer: found in
+        the row a conflict ran into, it is the move that counts."""
+        record = effect.record
         try:
-            await self.store.record_move(effect.record)
+            await self.store.record_move(record)
         except StoreConflict:
+            unsure, self._unsure = self._unsure, None
+            if unsure is not None and await self._holds_earlier(unsure, record):
+                return unsure.move
             raise
-        except Exception:
+        except Exception as exc:
+            self._unsure = effect  # maybe stored all the same: a conflict at its place tells
             reply_to = effect.move.reply_to
             if reply_to is None:
                 raise
             # Storage failed: nothing was applied; the client may send the same move id again.
-            log.exception("table %s: a move from %s failed", self.room.code, reply_to)
+            self.faults.failed("a player's move", exc)
             conn = self.conns.get(reply_to)
             if conn is not None:
                 conn.send(frames.error("unavailable", "try again in a moment", effect.move.move_id))
+            return None
+        self._unsure = None
+        if self.faults.failing:
+            self.faults.ok("a player's move")
+        return effect.move
+
+    async def _holds_earlier(self, unsure: StoreMove, record: MoveRecord) -> bool:
+        """Whether the earlier attempt ``unsure`` is what is stored at ``record``'s place."""
+        earlier = unsure.record
+        if (earlier.deal_id, earlier.seq) != (record.deal_id, record.seq):
             return False
-        return True
+        return await self.store.holds_move(earlier)
 
     def _arm(self, arm: Arm) -> None:
         for timer in self._timers.pop(arm.slot, []):
@@ -422,3 +536,8 @@ class Table:
         self.conns.clear()
         if self._on_lost is not None:
             self._on_lost(self)
+
+
+def _redo_key(effect: Effect) -> object:
+    """What a call without a follow-up sets: a newer call for the same thing replaces it."""
+    return (type(effect), effect.seat) if isinstance(effect, PutBot) else type(effect)

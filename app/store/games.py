@@ -159,6 +159,22 @@ async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
         await _book_result(conn, record)
 
 
+async def move_at(session: AsyncSession, *, deal_id: int, seq: int) -> StoredMove | None:
+    """The deal's ``seq``-th stored move, if there is one."""
+    m = await session.scalar(select(Move).where(Move.deal_id == deal_id, Move.seq == seq))
+    if m is None:
+        return None
+    return StoredMove(
+        seq=m.seq,
+        seat=m.seat,
+        tile=m.tile,
+        end=m.end,
+        auto=m.auto,
+        client_move_id=m.client_move_id,
+        created_at=m.created_at,
+    )
+
+
 async def _book_result(conn: AsyncConnection, record: MoveRecord) -> None:
     if record.deal_result is not None:
         await conn.execute(
@@ -229,12 +245,23 @@ async def load_current_set(session: AsyncSession, *, room_id: str) -> StoredSet 
         )
         for d in deal_rows
     ]
+    earlier = await session.execute(
+        select(Move.seat, Move.client_move_id)
+        .join(Deal, Deal.id == Move.deal_id)
+        .join(GameSet, GameSet.id == Deal.set_id)
+        .where(
+            GameSet.room_id == room_id,
+            GameSet.number < game_set.number,
+            Move.client_move_id.is_not(None),
+        )
+    )
     return StoredSet(
         id=game_set.id,
         number=game_set.number,
         rules=dict(game_set.rules),
         ended=game_set.ended_at is not None,
         deals=deals,
+        earlier_move_ids=tuple((int(seat), str(move_id)) for seat, move_id in earlier),
     )
 
 

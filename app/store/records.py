@@ -89,6 +89,8 @@ class StoredSet:
     rules: dict[str, Any]
     ended: bool
     deals: list[StoredDeal]
+    # (seat, client move id) of the moves of the room's earlier sets
+    earlier_move_ids: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

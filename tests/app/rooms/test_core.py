@@ -255,3 +255,16 @@ def test_the_score_sheet_lists_each_finished_deal_and_no_tile() -> None:
     later = _snapshots(nxt, 9)[-1]
     assert later["phase"] == "playing" and later["deal_number"] == 2
     assert later["deals"] == [{"deal": 1, **row}]
+
+
+def test_a_move_id_of_an_earlier_set_is_refused_and_never_applied_again() -> None:
+    state = started()
+    message = play(state, "early")
+    run(state, message, T0 + 1)
+    run(state, SetCreated(2, 11), T0 + 2)  # the next set, and the seat may hold that tile again
+    assert state.set_number == 2 and state.move_seq == 0
+    resent = Message(message.conn, message.message)
+    effects = run(state, resent, T0 + 3)
+    assert stored(effects) == []
+    assert [f["code"] for f in sent_to(effects, message.conn)] == ["move_expired"]
+    assert state.move_seq == 0
