@@ -502,9 +502,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db-down", type=float, default=5)
     parser.add_argument("--settle", type=float, default=30, help="give up waiting after")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--keep", type=Path, help="keep the nodes' files (logs) in this folder")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="gaple-faults-") as tmp:
-        result = asyncio.run(bench(args, Path(tmp)))
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = asyncio.run(bench(args, args.keep))
+    else:
+        with tempfile.TemporaryDirectory(prefix="gaple-faults-") as tmp:
+            result = asyncio.run(bench(args, Path(tmp)))
     print_report(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

@@ -24,11 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from app.bus.redis import BusUnavailable, RedisBus
+from app.logs import FailureLog
 from app.rooms import frames
 from app.rooms.connection import Connection
 from app.rooms.placement import LocalTables
@@ -325,6 +327,9 @@ class Cluster:
     async def _watch(self) -> None:
         await self._connect()
         unreachable = False
+        # The check reads the database too (tables to restore): an outage fails every check,
+        # so it is one line when it starts and one when it ends, not a traceback a second.
+        failures = FailureLog(log, "cluster", time.monotonic)
         while True:
             await asyncio.sleep(self.check_interval)
             try:
@@ -336,8 +341,10 @@ class Cluster:
                     log.warning("cluster check: Redis is unreachable (%s)", exc.__cause__ or exc)
                 unreachable = True
                 continue
-            except Exception:
-                log.exception("cluster check failed")
+            except Exception as exc:
+                failures.failed("the cluster check", exc)
+            else:
+                failures.ok("the cluster check")
             unreachable = False
 
     async def _check(self) -> None:

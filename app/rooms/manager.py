@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Literal
 
 from app.live import TableSummary
+from app.logs import FailureLog
 from app.metrics import Metrics
 from app.rooms.clock import Clock
 from app.rooms.connection import Connection
@@ -44,6 +46,8 @@ class TableManager:
         self._restorer: asyncio.Task[None] | None = None
         self.metrics = metrics or Metrics(process=False)
         self._lag_monitor: asyncio.Task[None] | None = None
+        # The cluster's watch retries restores every second: one line per room and outage.
+        self._restore_failures = FailureLog(log, "tables", time.monotonic)
 
     async def get(self, room_id: str) -> Table | Relay | None:
         """The room's table: its actor here (created and restored from storage on first use), or,
@@ -131,8 +135,10 @@ class TableManager:
             try:
                 if isinstance(await self.get(room_id), Table):
                     restored += 1
-            except Exception:
-                log.exception("could not restore room %s", room_id)
+            except Exception as exc:
+                self._restore_failures.failed(f"restoring room {room_id}", exc)
+            else:
+                self._restore_failures.ok(f"restoring room {room_id}")
         if restored:
             log.info("restored %d live tables", restored)
         return restored

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -30,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
+from app.logs import FailureLog
 from app.presets import QUICKPLAY_BOT, seat_count
 from app.rooms import lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
@@ -81,12 +83,16 @@ class Sweeper:
             self._task = None
 
     async def _run(self) -> None:
+        # A database outage fails every sweep: one line when it starts, one when it ends.
+        failures = FailureLog(log, "sweeper", time.monotonic)
         while True:
             await asyncio.sleep(self.every)
             try:
                 await self.sweep()
-            except Exception:  # a bad sweep must not end the sweeping; the next one retries
-                log.exception("room sweep failed")
+            except Exception as exc:  # a bad sweep must not end the sweeping; the next one retries
+                failures.failed("the room sweep", exc)
+            else:
+                failures.ok("the room sweep")
 
     async def sweep(self, now: datetime | None = None) -> Swept:
         now = now or utcnow()
