@@ -156,12 +156,18 @@ class Solver:
     def value(self, node: Node, me: int | None = None) -> float:
         """The exact value of ``node`` to seat ``me`` (default: the seat to move)."""
         me = node[4] if me is None else me
+        if self.rules.teams and self.rules.sides[me]:
+            # Two teams, zero-sum: one table (team 0's) answers for both.
+            return -self.value(node, (me + 1) % self.rules.players)
         table = self._tables.setdefault(self.rules.sides[me], {})
         return self._search(node, me, -INF, INF, table)
 
     def values(self, node: Node, me: int | None = None) -> list[tuple[Step, float]]:
         """Every legal move of the seat to move with its exact value to ``me`` (default: it)."""
         me = node[4] if me is None else me
+        if self.rules.teams and self.rules.sides[me]:
+            other = (me + 1) % self.rules.players
+            return [(s, -v) for s, v in self.values(node, other)]
         table = self._tables.setdefault(self.rules.sides[me], {})
         out = []
         for s, child, points in ordered(self.rules, node):

@@ -1,4 +1,4 @@
-"""The open-hand solver is exact: it agrees with a full tree search and its lines reach its value."""
+"""The open-hand solver is exact: it agrees with a full tree search; its lines reach its value."""
 
 from __future__ import annotations
 
