@@ -23,6 +23,7 @@ from typing import Any, Final
 from engine.bots import HardBot
 from engine.deal import Move
 from engine.match import MatchState, play
+from engine.replay import Source, fold, replay_match
 from engine.rules import RuleSet
 from engine.solver import SearchLimit, Solver, move_step, node_of, step_move
 from engine.views import view
@@ -153,3 +154,25 @@ def biggest_mistakes(
     ]
     lost.sort(key=lambda e: (-e["loss"], e["index"]))
     return lost[:n]
+
+
+def analyse_stored(
+    rules: dict[str, Any],
+    deals: Sequence[tuple[Source, Sequence[dict[str, Any]]]],
+    *,
+    max_nodes: int = 2_000_000,
+    playouts: int = 400,
+) -> dict[str, Any]:
+    """``analyse_deal`` of a set's last deal in ``deals``, from stored data alone (plain data in,
+    plain data out: what a worker process is sent). ``rules``: ``RuleSet.to_dict``; ``deals``:
+    every deal of the set up to it, as (secret or seed, stored moves ``{"tile", "end"}``)."""
+    ruleset = RuleSet.from_dict(rules)
+    if not deals:
+        raise ValueError("no deal to analyse")
+    played = [(source, [Move.from_dict(m) for m in moves]) for source, moves in deals]
+    before, _ = replay_match(ruleset, played[:-1])
+    source, moves = played[-1]
+    start, _ = fold(ruleset, source, [], before)
+    return analyse_deal(
+        ruleset, start, moves, max_nodes=max_nodes, playouts=playouts, seed=len(deals)
+    )

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import Move, new_match, play, pordi, start_deal, view
-from engine.analysis import BEST, BLUNDER, analyse_deal, biggest_mistakes, mark
+from engine.analysis import BEST, BLUNDER, analyse_deal, analyse_stored, biggest_mistakes, mark
 from engine.bots import EASY
 from engine.match import MatchState
 from engine.rules import RuleSet, klasik
@@ -105,3 +105,23 @@ def test_an_unfinished_deal_is_refused() -> None:
     start, moves = random_deal(rules, 7)
     with pytest.raises(ValueError, match="not over"):
         analyse_deal(rules, start, moves[:-1])
+
+
+def test_a_stored_deal_is_analysed_from_plain_data() -> None:
+    rules = pordi("ganda")
+    state = new_match(rules)
+    stored = []
+    for seed in (11, 12):
+        start, _ = start_deal(state, seed)
+        state, moves = start, []
+        rng = random.Random(seed)
+        while state.phase == "playing":
+            assert state.turn is not None
+            move = EASY.choose(view(state, state.turn), rng)
+            moves.append(move)
+            state, _ = play(state, state.turn, move)
+        stored.append((seed, [m.to_dict() for m in moves]))
+    # the second deal, rebuilt on top of the first (its opener is the first deal's winner)
+    got = analyse_stored(rules.to_dict(), stored, playouts=10, max_nodes=20_000)
+    assert got == analyse_deal(rules, start, moves, playouts=10, seed=2, max_nodes=20_000)
+    assert got["deal_number"] == 2
