@@ -16,6 +16,7 @@ from tests.conftest import run_async
 TABLES = {
     *("players", "rooms", "seats", "game_sets", "deals", "moves", "scores"),
     *("accounts", "player_sessions", "set_players", "ratings", "rating_changes"),
+    "deal_analyses",
 }
 
 
