@@ -79,11 +79,14 @@ def analyse_deal(
     ``max_nodes``: the solver's budget per position; ``playouts``: the hard bot's per move.
     """
     states = [start]
+    shown: list[dict[str, Any]] = []  # each move as the replay shows it: its end as placed
     for m in moves:
         s = states[-1]
         if s.turn is None:
             raise ValueError("a move after the end of the deal")
-        nxt, _ = play(s, s.turn, m)
+        nxt, events = play(s, s.turn, m)
+        own = events[0].data
+        shown.append({"tile": own["tile"], "end": own.get("end", m.end)})
         states.append(nxt)
     end = states[-1]
     if end.phase not in ("deal_over", "set_over") or end.last_result is None:
@@ -98,7 +101,7 @@ def analyse_deal(
         entry: dict[str, Any] = {
             "index": k,
             "seat": seat,
-            "move": move.to_dict(),
+            "move": shown[k],
             "played": None,
             "best": None,
             "loss": None,
@@ -128,7 +131,8 @@ def analyse_deal(
             knew = bot.choose(seen, random.Random(seed * 1000 + k))
             entry["view_best"] = knew.to_dict()
         else:
-            entry["view_best"] = move.to_dict()
+            only = seen["legal"][0]
+            entry["view_best"] = {"tile": only["tile"], "end": only["end"]}
         entries.append(entry)
     entries.reverse()
     result = end.last_result

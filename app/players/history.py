@@ -326,3 +326,41 @@ def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
         "dealing": None,
         "secret": None,
     }
+
+
+# --- what analyses a deal -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealSource:
+    """A finished deal as the engine re-plays it: the set's rules and every deal up to it."""
+
+    deal_id: int
+    rules: dict[str, Any]
+    deals: list[tuple[int | str, list[dict[str, Any]]]]  # (secret or seed, moves), in order
+
+
+async def deal_source(session: AsyncSession, *, set_id: int, number: int) -> DealSource | str:
+    """What re-plays deal ``number`` of the set, or why not: ``"missing"`` (no such set or
+    deal) or ``"in_play"`` (the deal has not ended: nothing of it may be shown)."""
+    game_set = await session.get(GameSet, set_id)
+    if game_set is None:
+        return "missing"
+    deal_rows = list(
+        await session.scalars(
+            select(Deal).where(Deal.set_id == set_id, Deal.number <= number).order_by(Deal.number)
+        )
+    )
+    if not deal_rows or deal_rows[-1].number != number:
+        return "missing"
+    if len(_finished_prefix(deal_rows)) != len(deal_rows):
+        return IN_PLAY
+    moves = await _moves_of(session, [d.id for d in deal_rows])
+    return DealSource(
+        deal_id=deal_rows[-1].id,
+        rules=dict(game_set.rules),
+        deals=[
+            (d.source, [{"tile": m.tile, "end": m.end} for m in moves.get(d.id, [])])
+            for d in deal_rows
+        ],
+    )
