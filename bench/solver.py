@@ -1,6 +1,6 @@
 """The open-hand solver's speed: whole PORDI deals solved from the first move, one core.
 
-    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal] [--max-nodes 0]
+    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal] [--max-nodes 0] [--verbose]
 
 For each of ``--deals`` seeded deals (seeds 0, 1, ...): ``solve``, the exact value of the
 first position (one search, a fresh table), and ``analyse``, every legal move of every
@@ -39,6 +39,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--modes", default="ganda,tunggal")
     ap.add_argument("--max-nodes", type=int, default=0)
+    ap.add_argument("--verbose", action="store_true", help="a line per deal (stderr)")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, pure engine, {args.deals} deals per mode")
     for mode in args.modes.split(","):
@@ -73,6 +74,13 @@ def main() -> None:
                 limited += 1
             an_t.append(time.process_time() - t)
             an_n.append(nodes)
+            if args.verbose:
+                print(
+                    f"  {mode} deal {seed}: solve {solve_t[-1]:.2f} s {solve_n[-1]} positions, "
+                    f"analyse {an_t[-1]:.2f} s {nodes} positions",
+                    file=sys.stderr,
+                    flush=True,
+                )
         for name, ts, ns in (("solve", solve_t, solve_n), ("analyse", an_t, an_n)):
             print(
                 f"{mode:8} {name:8} s: p50 {pct(ts, 0.5):.2f} p95 {pct(ts, 0.95):.2f} "
