@@ -1,6 +1,6 @@
 """The open-hand solver's speed: whole PORDI deals solved from the first move, one core.
 
-    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal] [--max-nodes 0] [--verbose]
+    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal] [--max-nodes N] [-v]
 
 For each of ``--deals`` seeded deals (seeds 0, 1, ...): ``solve``, the exact value of the
 first position (one search, a fresh table), and ``analyse``, every legal move of every
@@ -39,7 +39,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--modes", default="ganda,tunggal")
     ap.add_argument("--max-nodes", type=int, default=0)
-    ap.add_argument("--verbose", action="store_true", help="a line per deal (stderr)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line per deal (stderr)")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, pure engine, {args.deals} deals per mode")
     for mode in args.modes.split(","):
