@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from app.api.deps import SettingsDep, get_db
+from app.api.deps import SessionDep, SettingsDep, get_db
 from app.api.errors import ERROR_SCHEMA, Conflict, NotFound
+from app.players import history
 from app.rooms import analysis
 from app.rooms.bots import shared_runner
 from app.store.db import Database
@@ -90,3 +91,20 @@ async def get_deal_analysis(
     if status == analysis.COMPUTING:
         return JSONResponse(Computing().model_dump(), status_code=202)
     return DealAnalysisOut.model_validate({"status": "done", **(body or {})})
+
+
+@router.get(
+    "/sets/{set_id}/record",
+    operation_id="get_set_record",
+    response_class=PlainTextResponse,
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "The Gaple record (docs/NOTATION.md)"},
+        404: _err("No such set"),
+    },
+)
+async def get_set_record(set_id: Annotated[int, Path(ge=1)], session: SessionDep) -> str:
+    """The set's finished deals as a Gaple record; `python -m engine.notation check` verifies it."""
+    text = await history.set_record(session, set_id=set_id)
+    if text is None:
+        raise NotFound(f"there is no set {set_id}")
+    return text

@@ -33,6 +33,7 @@ from app.store.models import (
     Score,
     SetPlayer,
 )
+from engine import notation
 
 FINISHED, IN_PLAY = "finished", "in_play"
 MOVE_KINDS = ("played", "discarded")  # a stored move's own event (engine: events[0] of play)
@@ -364,3 +365,24 @@ async def deal_source(session: AsyncSession, *, set_id: int, number: int) -> Dea
             for d in deal_rows
         ],
     )
+
+
+async def set_record(session: AsyncSession, *, set_id: int) -> str | None:
+    """The set's finished deals as a Gaple record (docs/NOTATION.md); None for an unknown set.
+    A deal still in play is left out (nothing of it may be shown)."""
+    game_set = await session.get(GameSet, set_id)
+    if game_set is None:
+        return None
+    deal_rows = list(
+        await session.scalars(select(Deal).where(Deal.set_id == set_id).order_by(Deal.number))
+    )
+    finished = _finished_prefix(deal_rows)
+    moves = await _moves_of(session, [d.id for d in finished])
+    rules = engine.RuleSet.from_dict(game_set.rules)
+    seats = _seat_list((await _lineups(session, [set_id]))[set_id], rules.players)
+    names = [s["name"] or f"bot {s['seat'] + 1}" for s in seats]
+    deals = [
+        (d.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in moves.get(d.id, [])])
+        for d in finished
+    ]
+    return notation.write(notation.record_of(rules, names, deals))

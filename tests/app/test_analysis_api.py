@@ -14,6 +14,7 @@ from app.rooms.clock import FakeClock
 from app.settings import Settings
 from app.store.models import DealAnalysis
 from engine.analysis import analyse_stored
+from engine.notation import check
 from tests.app.live import conftest as live
 from tests.app.live.conftest import LiveTable
 from tests.app.test_history import play_moves, play_set
@@ -97,3 +98,25 @@ async def test_no_analysis_of_a_deal_in_play_or_of_no_deal(
     assert (await api.get(f"/api/sets/{set_id}/deals/0/analysis")).status_code == 422
     async with app.state.db.session() as session:
         assert list(await session.scalars(select(DealAnalysis))) == []
+
+
+async def test_a_set_is_served_as_a_record_that_checks(
+    live_table: Any, api: Any, clock: FakeClock
+) -> None:
+    table: LiveTable = await live_table(deals_per_set=2)
+    await play_set(table, clock)
+    set_id = table.table.core.set_id
+    response = await api.get(f"/api/sets/{set_id}/record")
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/plain")
+    record = check(response.text)  # every move legal, every result right
+    detail = (await api.get(f"/api/sets/{set_id}")).json()
+    assert len(record.deals) == len(detail["deals"]) == 2
+    for deal, stored in zip(record.deals, detail["deals"], strict=True):
+        assert deal.source == stored["fairness"]["secret"]
+        assert [(m.seat, m.tile) for m in deal.moves] == [
+            (m["seat"], m["tile"]) for m in stored["moves"]
+        ]
+        assert list(deal.points) == stored["points"]
+    assert record.scores is not None and list(record.scores) == detail["scores"]
+    assert (await api.get(f"/api/sets/{set_id + 99}/record")).status_code == 404
