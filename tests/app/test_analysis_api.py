@@ -111,7 +111,7 @@ async def test_a_set_is_served_as_a_record_that_checks(
     assert response.headers["content-type"].startswith("text/plain")
     record = check(response.text)  # every move legal, every result right
     detail = (await api.get(f"/api/sets/{set_id}")).json()
-    assert len(record.deals) == len(detail["deals"]) == 2
+    assert len(record.deals) == len(detail["deals"]) >= 2  # a tie adds an Additional Game
     for deal, stored in zip(record.deals, detail["deals"], strict=True):
         assert deal.source == stored["fairness"]["secret"]
         assert [(m.seat, m.tile) for m in deal.moves] == [
