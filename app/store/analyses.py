@@ -46,5 +46,8 @@ async def finish(session: AsyncSession, *, deal_id: int, body: dict[str, Any]) -
 async def release(session: AsyncSession, *, deal_id: int) -> None:
     """Forget an analysis that failed, so that a later request computes it again."""
     await session.execute(
-        delete(DealAnalysis).where(DealAnalysis.deal_id == deal_id, DealAnalysis.body.is_(None))
+        # finished_at, not body, tells: a JSON column stores Python None as JSON null, not NULL.
+        delete(DealAnalysis).where(
+            DealAnalysis.deal_id == deal_id, DealAnalysis.finished_at.is_(None)
+        )
     )
