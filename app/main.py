@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import admin as admin_api
+from app.api import analysis as analysis_api
 from app.api import api_router, health
 from app.api import sets as history_api
 from app.api.auth import document_bans
@@ -127,6 +128,7 @@ def create_app(
     app.include_router(health.probes)
     app.include_router(ws_router)
     app.include_router(history_api.router, prefix="/api")
+    app.include_router(analysis_api.router, prefix="/api")
     app.include_router(admin_api.router, prefix="/api")
     document_rate_limits(app)
     document_bans(app)

@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     bot_min_delay: float = Field(default=0.6, ge=0)
     bot_max_delay: float = Field(default=1.6, ge=0)
     bot_workers: int = Field(default=1, ge=1)  # processes that think for hard bots
+    # A finished deal's analysis (engine.analysis), worked out in those processes: the solver's
+    # budget of positions per move, the hard bot's playouts per move.
+    analysis_max_nodes: int = Field(default=2_000_000, ge=1)
+    analysis_playouts: int = Field(default=400, ge=1)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

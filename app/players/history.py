@@ -33,6 +33,7 @@ from app.store.models import (
     Score,
     SetPlayer,
 )
+from engine import notation
 
 FINISHED, IN_PLAY = "finished", "in_play"
 MOVE_KINDS = ("played", "discarded")  # a stored move's own event (engine: events[0] of play)
@@ -326,3 +327,62 @@ def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
         "dealing": None,
         "secret": None,
     }
+
+
+# --- what analyses a deal -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealSource:
+    """A finished deal as the engine re-plays it: the set's rules and every deal up to it."""
+
+    deal_id: int
+    rules: dict[str, Any]
+    deals: list[tuple[int | str, list[dict[str, Any]]]]  # (secret or seed, moves), in order
+
+
+async def deal_source(session: AsyncSession, *, set_id: int, number: int) -> DealSource | str:
+    """What re-plays deal ``number`` of the set, or why not: ``"missing"`` (no such set or
+    deal) or ``"in_play"`` (the deal has not ended: nothing of it may be shown)."""
+    game_set = await session.get(GameSet, set_id)
+    if game_set is None:
+        return "missing"
+    deal_rows = list(
+        await session.scalars(
+            select(Deal).where(Deal.set_id == set_id, Deal.number <= number).order_by(Deal.number)
+        )
+    )
+    if not deal_rows or deal_rows[-1].number != number:
+        return "missing"
+    if len(_finished_prefix(deal_rows)) != len(deal_rows):
+        return IN_PLAY
+    moves = await _moves_of(session, [d.id for d in deal_rows])
+    return DealSource(
+        deal_id=deal_rows[-1].id,
+        rules=dict(game_set.rules),
+        deals=[
+            (d.source, [{"tile": m.tile, "end": m.end} for m in moves.get(d.id, [])])
+            for d in deal_rows
+        ],
+    )
+
+
+async def set_record(session: AsyncSession, *, set_id: int) -> str | None:
+    """The set's finished deals as a Gaple record (docs/NOTATION.md); None for an unknown set.
+    A deal still in play is left out (nothing of it may be shown)."""
+    game_set = await session.get(GameSet, set_id)
+    if game_set is None:
+        return None
+    deal_rows = list(
+        await session.scalars(select(Deal).where(Deal.set_id == set_id).order_by(Deal.number))
+    )
+    finished = _finished_prefix(deal_rows)
+    moves = await _moves_of(session, [d.id for d in finished])
+    rules = engine.RuleSet.from_dict(game_set.rules)
+    seats = _seat_list((await _lineups(session, [set_id]))[set_id], rules.players)
+    names = [s["name"] or f"bot {s['seat'] + 1}" for s in seats]
+    deals = [
+        (d.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in moves.get(d.id, [])])
+        for d in finished
+    ]
+    return notation.write(notation.record_of(rules, names, deals))

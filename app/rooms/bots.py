@@ -51,6 +51,19 @@ def think_hard(view: bytes, seed: int, budget: float) -> tuple[str, str | None, 
     return str(move.tile), move.end, time.process_time() - started
 
 
+def analyse(
+    rules: dict[str, Any],
+    deals: list[tuple[int | str, list[dict[str, Any]]]],
+    max_nodes: int,
+    playouts: int,
+) -> bytes:
+    """In a worker process: the analysis of the last of ``deals`` (``engine.analysis``), as
+    ``orjson`` bytes."""
+    from engine.analysis import analyse_stored
+
+    return orjson.dumps(analyse_stored(rules, deals, max_nodes=max_nodes, playouts=playouts))
+
+
 def _ready() -> int:
     """In a worker process: nothing; ``warm_up`` waits for every worker to answer it."""
     return os.getpid()
@@ -132,6 +145,23 @@ class BotRunner:
         self.thought += 1
         self.cpu_max = max(self.cpu_max, cpu)
         return engine.Move(engine.Tile.parse(tile), end)
+
+    async def analyse(
+        self,
+        rules: dict[str, Any],
+        deals: list[tuple[int | str, list[dict[str, Any]]]],
+        *,
+        max_nodes: int,
+        playouts: int,
+    ) -> dict[str, Any]:
+        """A finished deal's analysis, worked out in a worker process (no time limit: it is
+        computed once and kept)."""
+        self.start()
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        body = await loop.run_in_executor(self._pool, analyse, rules, deals, max_nodes, playouts)
+        result: dict[str, Any] = orjson.loads(body)
+        return result
 
     async def choose(self, kind: str, view: dict[str, Any], seed: int) -> engine.Move:
         """The move of bot ``kind`` ("easy", "normal", "hard" or an old name) for ``view``."""

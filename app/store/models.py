@@ -191,6 +191,23 @@ class Score(Base):
     points: Mapped[int] = mapped_column(default=0)
 
 
+class DealAnalysis(Base):
+    """The analysis of a finished deal (``engine.analysis``), computed once and kept.
+
+    A row with ``body`` NULL is one being computed (``started_at``); ``body`` is the engine's
+    analysis once done. A deal's analysis goes with the deal (ON DELETE CASCADE).
+    """
+
+    __tablename__ = "deal_analyses"
+
+    deal_id: Mapped[int] = mapped_column(
+        ForeignKey("deals.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    body: Mapped[dict[str, Any] | None]
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+
 # --- players who come back: accounts, sessions, ratings (app/players) ---------------------------
 
 RATED_MODES = ("tunggal", "ganda")  # one rating per player per mode

@@ -7,6 +7,7 @@ import * as accountStrings from './i18n_accounts.js';
 import * as adminStrings from './i18n_admin.js';
 import * as rulesStrings from './i18n_rules.js';
 import * as sheetStrings from './i18n_sheet.js';
+import * as analysisStrings from './i18n_analysis.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -703,8 +704,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en },
 };
 export const LANGS = ['id', 'en'];
 

@@ -17,6 +17,7 @@ TABLES = {
     *("players", "rooms", "seats", "game_sets", "deals", "moves", "scores"),
     *("accounts", "player_sessions", "set_players", "ratings", "rating_changes"),
     "deployment_marks",
+    "deal_analyses",
 }
 
 

@@ -27,8 +27,9 @@ def _main_block(node: ast.stmt) -> bool:
 def violations(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     body = tree.body
-    if path.name == "scenario.py":
-        # Exemption: engine/scenario.py is also the CLI (`python -m engine.scenario PATH`), so
+    if path.name in ("scenario.py", "notation.py"):
+        # Exemption: engine/scenario.py and engine/notation.py are also CLIs (`python -m
+        # engine.scenario PATH`, `python -m engine.notation check FILE`), so
         # its `if __name__ == "__main__":` block may read the file and write stdout. Only that
         # block is skipped; the runner's functions above it are checked like every module.
         body = [n for n in body if not _main_block(n)]

@@ -16,6 +16,7 @@ import { errorText } from '../errors.js';
 import { changed, toast } from '../store.js';
 import { icon } from '../icons.js';
 import { fairMarkFor } from '../fairness.js';
+import { analysisPanel } from '../deal_analysis.js';
 
 const STEP_MS = 1000;
 const ROUTE_RE = /^\/replay\/(\d+)\/?$/;
@@ -233,6 +234,7 @@ export function replayView() {
     h('p', { class: 'replay-caption', 'data-testid': 'replay-caption', 'aria-live': 'polite' }, caption(data, pos))),
   pos.done ? resultBlock(data, pos) : null,
   hands(data, pos),
+  analysisPanel(data, deal, rp.move, (move) => { stop(); go(rp.deal, move); }),
   // Last, and sticky: on a phone the controls stay at the bottom of the screen, under the thumb.
   controls(deal),
   h('p', { class: 'replay-share' },

@@ -1,0 +1,95 @@
+"""The open-hand solver's speed: whole PORDI deals solved from the first move, one core.
+
+    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal] [--max-nodes N] [-v]
+
+For each of ``--deals`` seeded deals (seeds 0, 1, ...): ``solve``, the exact value of the
+first position (one search, a fresh table), and ``analyse``, every legal move of every
+position of the deal as a random (easy) bot played it, from the last move back to the first on
+one solver (what ``engine.analysis.analyse_deal`` does, without the hard bot's playouts).
+Prints p50 / p95 / max of the CPU seconds (``time.process_time``) and of the positions
+searched. ``--max-nodes``: the per-position budget of the analysis (0: none); deals that hit
+it are counted. Pure-Python engine of the checkout (the solver is not among the compiled
+modules).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+
+from engine import new_match, play, pordi, start_deal, view
+from engine.bots import EASY
+from engine.solver import SearchLimit, Solver, node_of
+
+
+def pct(xs: Sequence[float], q: float) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--modes", default="ganda,tunggal")
+    ap.add_argument("--max-nodes", type=int, default=0)
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line per deal (stderr)")
+    args = ap.parse_args()
+    print(f"python {sys.version.split()[0]}, pure engine, {args.deals} deals per mode")
+    for mode in args.modes.split(","):
+        rules = pordi(mode)
+        solve_t: list[float] = []
+        an_t: list[float] = []
+        solve_n: list[int] = []
+        an_n: list[int] = []
+        limited = 0
+        for seed in range(args.deals):
+            start, _ = start_deal(new_match(rules), seed)
+            t = time.process_time()
+            s = Solver(rules)
+            s.value(node_of(start))
+            solve_t.append(time.process_time() - t)
+            solve_n.append(s.nodes)
+            rng = random.Random(seed)
+            states = [start]
+            while states[-1].phase == "playing":
+                st = states[-1]
+                assert st.turn is not None
+                states.append(play(st, st.turn, EASY.choose(view(st, st.turn), rng))[0])
+            t = time.process_time()
+            s = Solver(rules, args.max_nodes)
+            nodes = 0
+            try:
+                for st in reversed(states[:-1]):
+                    s.nodes = 0
+                    s.values(node_of(st))
+                    nodes += s.nodes
+            except SearchLimit:
+                limited += 1
+            an_t.append(time.process_time() - t)
+            an_n.append(nodes)
+            if args.verbose:
+                print(
+                    f"  {mode} deal {seed}: solve {solve_t[-1]:.2f} s {solve_n[-1]} positions, "
+                    f"analyse {an_t[-1]:.2f} s {nodes} positions",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        for name, ts, ns in (("solve", solve_t, solve_n), ("analyse", an_t, an_n)):
+            print(
+                f"{mode:8} {name:8} s: p50 {pct(ts, 0.5):.2f} p95 {pct(ts, 0.95):.2f} "
+                f"max {max(ts):.2f} | positions: p50 {pct(ns, 0.5):.0f} "
+                f"p95 {pct(ns, 0.95):.0f} max {max(ns):.0f} | mean {statistics.mean(ts):.2f} s"
+            )
+        if args.max_nodes:
+            print(f"{mode:8} analyses that hit the budget: {limited} of {args.deals}")
+
+
+if __name__ == "__main__":
+    main()
