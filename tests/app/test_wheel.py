@@ -87,7 +87,7 @@ def test_installed_wheel_migrates_and_serves(
         command=[str(installed / "gaple"), "serve"],
         cwd=tmp_path,
         base_env=env,
-        GAPLE_SECRET_KEY="wheel-test-secret",
+        GAPLE_SECRET_KEY="wheel-test-secret-of-32-bytes-or-more",
         GAPLE_MIGRATE_ON_START="false",
     )
     server.start()
