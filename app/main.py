@@ -126,10 +126,12 @@ def create_app(
     app.include_router(health.probes)
     app.include_router(ws_router)
     app.include_router(history_api.router, prefix="/api")
-    app.include_router(admin_api.router, prefix="/api")
+    admin = settings.admin_token is not None
+    if admin:  # without a token the admin API and its page are absent, not refused
+        app.include_router(admin_api.router, prefix="/api")
     document_rate_limits(app)
     document_bans(app)
-    _mount_client(app, STATIC_DIR)
+    _mount_client(app, STATIC_DIR, admin=admin)
     install_openapi(app)
     return app
 
@@ -188,10 +190,10 @@ def _redis_client(url: str | None) -> Any:
     return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
 
 
-def _mount_client(app: FastAPI, static_dir: Path) -> None:
+def _mount_client(app: FastAPI, static_dir: Path, *, admin: bool) -> None:
     """The browser client: index.html for / and share links (/r/{code}, /replay/{set_id},
-    /p/{player_id}, /leaderboard, the rules page /aturan; the operators' /admin), assets under
-    /static."""
+    /p/{player_id}, /leaderboard, the rules page /aturan; the operators' /admin when the admin
+    API is on), assets under /static."""
     index = static_dir / "index.html"
 
     async def client_page() -> Any:
@@ -205,7 +207,8 @@ def _mount_client(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/replay/{set_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/p/{player_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/leaderboard", client_page, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/admin", client_page, methods=["GET"], include_in_schema=False)
+    if admin:
+        app.add_api_route("/admin", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/aturan", client_page, methods=["GET"], include_in_schema=False)
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")
