@@ -19,6 +19,7 @@ from app.api import admin as admin_api
 from app.api import api_router, health
 from app.api import sets as history_api
 from app.api.auth import document_bans
+from app.api.bodies import BodyCap
 from app.api.errors import install_error_handlers, install_openapi, operation_id
 from app.api.ratelimit import Limiter, document_rate_limits
 from app.bus.redis import RedisBus
@@ -120,6 +121,7 @@ def create_app(
         allow_headers=["Authorization", "Content-Type"],
     )
     trust_proxy_headers(app, settings)
+    app.add_middleware(BodyCap, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsMiddleware)  # outermost of ours: sees every answer's status
     install_error_handlers(app)
     app.include_router(api_router)

@@ -59,6 +59,7 @@ class Settings(BaseSettings):
     drain_grace_seconds: float = Field(default=0.0, ge=0)
 
     # Limits
+    max_body_bytes: int = Field(default=65536, gt=0)  # a REST call's body; larger: 413
     max_ws_frame_bytes: int = Field(default=4096, gt=0)
     ws_messages_per_second: float = Field(default=10.0, gt=0)
     ws_burst: int = Field(default=20, gt=0)
