@@ -43,3 +43,13 @@ def test_a_copy_without_anything_beside_it_runs_the_scenario_tests(tmp_path: Pat
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "passed" in run.stdout and "skipped" not in run.stdout
+
+
+def test_the_docs_send_readers_to_the_rules_in_the_tree() -> None:
+    pages = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+    outside = [page.name for page in pages if "../shared" in page.read_text(encoding="utf-8")]
+    assert outside == []
+    rules = (REPO_ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    for section in ("## 1. PORDI 2025", "## 2. Klasik", "## 3. Scenario files"):
+        assert section in rules  # the code cites "RULES.md §1.3" and the like
+    assert "docs/RULES.md" in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
