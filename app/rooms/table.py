@@ -57,7 +57,7 @@ from app.rooms.effects import (
     Touch,
 )
 from app.rooms.lifecycle import FINAL, LifecycleError
-from app.rooms.protocol import ClientCommand, Resume
+from app.rooms.protocol import CLOSE_ROOM_CLOSED, ClientCommand, Resume
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore
 from app.store.records import RoomInfo, StoreConflict
@@ -197,9 +197,12 @@ class Table:
 
     async def join(self, conn: Connection, resume: Resume | None) -> None:
         if self.retired:
-            # Found just before it retired (a handshake in flight): the client reconnects and
-            # the manager gives it a table of its own.
-            conn.send_away("table_moved")
+            # Found just before it retired (a handshake in flight). A closed room says so, as
+            # its live table would; otherwise the client reconnects to a table of its own.
+            if self.core.room.status == "closed":
+                conn.send_away("room_closed", CLOSE_ROOM_CLOSED)
+            else:
+                conn.send_away("table_moved")
             return
         self.conns[conn.id] = conn
         await self._call(Join(conn.id, conn.player_id, resume, conn.name))

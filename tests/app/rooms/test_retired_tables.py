@@ -143,12 +143,13 @@ async def test_a_socket_to_a_closed_room_gets_a_table_of_its_own(
     assert closed.status_code == 200
     await ended(old)
     assert old.retired
-    # A handshake that found the old table just before it retired is sent to reconnect ...
+    # A handshake that found the old table just before it retired hears that the room is closed
     late = Probe()
     await old.join(late.conn, None)
     await late.drain()
-    assert late.of_type("bye")[-1]["reason"] == "table_moved"
-    # ... and the reconnect finds a new table, which says the room is closed, then goes too.
+    assert late.frames == [{"type": "bye", "reason": "room_closed"}]
+    assert late.closed_with == (CLOSE_ROOM_CLOSED, "room_closed")
+    # ... and a socket that comes later finds a new table, which says so too, then goes.
     new = await manager.get(room["id"])
     assert isinstance(new, Table) and new is not old
     probe = Probe()
