@@ -25,6 +25,8 @@ log = logging.getLogger("gaple")
 
 
 def _settings(*, server: bool = True) -> Settings:
+    import secrets
+
     from pydantic import SecretStr
 
     from app.settings import Settings, get_settings
@@ -33,7 +35,7 @@ def _settings(*, server: bool = True) -> Settings:
         if not server:
             # The secret key keys guest tokens, which only a serving node checks: a migration
             # (often run from a job that holds only the database URL) must not need it.
-            return Settings(secret_key=SecretStr("unused-by-migrate"))
+            return Settings(secret_key=SecretStr(secrets.token_hex(32)))  # never used
         return get_settings()
     except ValidationError as exc:
         # Fail fast and readably (e.g. production without a secret key).
@@ -42,12 +44,33 @@ def _settings(*, server: bool = True) -> Settings:
 
 
 def cmd_migrate(_args: argparse.Namespace) -> int:
-    from app.store import migrate
 
     settings = _settings(server=False)
-    migrate.upgrade(settings.database_url)
+    _upgrade(settings.database_url)
     print("gaple: database is at the latest migration")
     return 0
+
+
+def _upgrade(url: str) -> None:
+    """Migrate, or stop with one line that says why (an unreachable host, a wrong password, a
+    missing database): the cause is all an operator needs; the stack trace is not."""
+    from sqlalchemy.engine import make_url
+
+    from app.store import migrate
+
+    try:
+        migrate.upgrade(url)
+    except Exception as exc:
+        where = make_url(url).render_as_string(hide_password=True)
+        sys.exit(f"gaple: cannot migrate the database at {where}: {_reason(exc)}")
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of what went wrong, naming the error's type when its text alone is bare."""
+    orig = getattr(exc, "orig", None)  # SQLAlchemy wraps the driver's error
+    cause = orig if isinstance(orig, BaseException) else exc
+    text = str(cause).strip().splitlines()
+    return f"{type(cause).__name__}: {text[0]}" if text else type(cause).__name__
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -55,7 +78,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from app import logs
     from app.main import create_app
-    from app.store import migrate
 
     settings = _settings()
     app = create_app(settings)
@@ -73,7 +95,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     if settings.migrate_on_start:
         # The embedded SQLite default migrates itself; production runs `gaple migrate` first.
-        migrate.upgrade(settings.database_url)
+        _upgrade(settings.database_url)
     refusal = asyncio.run(_check_deployment(settings))
     if refusal is not None:
         sys.exit(f"gaple: {refusal}")

@@ -16,6 +16,7 @@ records reach the same handler.
   fields, URL passwords and the configured secret values become ``[redacted]``.
 * The client address in uvicorn's lines is the proxied one in production: uvicorn's proxy
   headers middleware rewrites it for the addresses in FORWARDED_ALLOW_IPS.
+* uvicorn's ``color_message`` (its message again, with ANSI colours) is dropped from every record.
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ class ContextFilter(logging.Filter):
             record.levelno, record.levelname = logging.INFO, "INFO"
         record.msg = redact(record.getMessage())
         record.args = ()
+        # uvicorn's copy of its message with ANSI colour codes: noise in a JSON line.
+        record.__dict__.pop("color_message", None)
         return True
 
 

@@ -20,6 +20,7 @@ from app.api import analysis as analysis_api
 from app.api import api_router, health
 from app.api import sets as history_api
 from app.api.auth import document_bans
+from app.api.bodies import BodyCap
 from app.api.errors import install_error_handlers, install_openapi, operation_id
 from app.api.ratelimit import Limiter, document_rate_limits
 from app.bus.redis import RedisBus
@@ -122,6 +123,7 @@ def create_app(
         allow_headers=["Authorization", "Content-Type"],
     )
     trust_proxy_headers(app, settings)
+    app.add_middleware(BodyCap, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsMiddleware)  # outermost of ours: sees every answer's status
     install_error_handlers(app)
     app.include_router(api_router)
@@ -129,10 +131,12 @@ def create_app(
     app.include_router(ws_router)
     app.include_router(history_api.router, prefix="/api")
     app.include_router(analysis_api.router, prefix="/api")
-    app.include_router(admin_api.router, prefix="/api")
+    admin = settings.admin_token is not None
+    if admin:  # without a token the admin API and its page are absent, not refused
+        app.include_router(admin_api.router, prefix="/api")
     document_rate_limits(app)
     document_bans(app)
-    _mount_client(app, STATIC_DIR)
+    _mount_client(app, STATIC_DIR, admin=admin)
     install_openapi(app)
     return app
 
@@ -192,10 +196,10 @@ def _redis_client(url: str | None) -> Any:
     return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
 
 
-def _mount_client(app: FastAPI, static_dir: Path) -> None:
+def _mount_client(app: FastAPI, static_dir: Path, *, admin: bool) -> None:
     """The browser client: index.html for / and share links (/r/{code}, /replay/{set_id},
-    /p/{player_id}, /leaderboard, the rules page /aturan; the operators' /admin), assets under
-    /static."""
+    /p/{player_id}, /leaderboard, the rules page /aturan; the operators' /admin when the admin
+    API is on), assets under /static."""
     index = static_dir / "index.html"
 
     async def client_page() -> Any:
@@ -209,7 +213,8 @@ def _mount_client(app: FastAPI, static_dir: Path) -> None:
     app.add_api_route("/replay/{set_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/p/{player_id}", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/leaderboard", client_page, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/admin", client_page, methods=["GET"], include_in_schema=False)
+    if admin:
+        app.add_api_route("/admin", client_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/aturan", client_page, methods=["GET"], include_in_schema=False)
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

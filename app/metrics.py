@@ -180,12 +180,14 @@ class Metrics:
         )
         self.build_info = Gauge(
             "build_info",
-            "Always 1; the labels say which build runs",
-            ["version", "python"],
+            "Always 1; the labels say which build runs (engine: compiled or python)",
+            ["version", "python", "engine"],
             namespace=ns,
             registry=reg,
         )
-        self.build_info.labels(version=_version(), python=platform.python_version()).set(1)
+        self.build_info.labels(
+            version=_version(), python=platform.python_version(), engine=engine_build()
+        ).set(1)
         self._pools: _PoolCollector | None = None
         self.gc_pause_seconds = Histogram(
             "gc_pause_seconds",
@@ -330,6 +332,14 @@ class Metrics:
         scraper's ``Accept`` header asks for (OpenMetrics, text format 1.0.0)."""
         encoder, content_type = choose_encoder(accept or "")
         return encoder(self.registry), content_type
+
+
+def engine_build() -> Literal["compiled", "python"]:
+    """``compiled`` when the engine's hot path was loaded from mypyc's extension modules (a
+    ``GAPLE_COMPILE=1`` wheel, the Docker image), else ``python``."""
+    import engine.tiles  # one of the compiled modules (pyproject.toml [tool.gaple] compiled)
+
+    return "python" if engine.tiles.__file__.endswith(".py") else "compiled"
 
 
 def _version() -> str:

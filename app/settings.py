@@ -16,6 +16,11 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator, model_vali
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
+# Production refuses a shorter secret key or admin token (bytes of UTF-8): 32 random bytes is
+# what `secrets.token_hex(32)` gives, and what a guessed or typed value never has.
+MIN_SECRET_BYTES = 32
+# The database drivers the service runs on (async SQLAlchemy); any other URL is refused at start.
+DATABASE_DRIVERS = {"postgresql": "asyncpg", "sqlite": "aiosqlite"}
 
 
 class Settings(BaseSettings):
@@ -54,6 +59,7 @@ class Settings(BaseSettings):
     drain_grace_seconds: float = Field(default=0.0, ge=0)
 
     # Limits
+    max_body_bytes: int = Field(default=65536, gt=0)  # a REST call's body; larger: 413
     max_ws_frame_bytes: int = Field(default=4096, gt=0)
     ws_messages_per_second: float = Field(default=10.0, gt=0)
     ws_burst: int = Field(default=20, gt=0)
@@ -142,6 +148,11 @@ class Settings(BaseSettings):
             return None
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        return check_database_url(value) if value else value
+
     @field_validator("public_url")
     @classmethod
     def _strip_slash(cls, value: str | None) -> str | None:
@@ -166,6 +177,9 @@ class Settings(BaseSettings):
                     "(generate one with: python3 -c 'import secrets; print(secrets.token_hex(32))')"
                 )
             self.secret_key = SecretStr(_load_or_create_secret(self.data_dir))
+        if self.production:
+            _check_length("GAPLE_SECRET_KEY", self.secret_key)
+            _check_length("GAPLE_ADMIN_TOKEN", self.admin_token)
         return self
 
     @property
@@ -176,6 +190,44 @@ class Settings(BaseSettings):
     def secret(self) -> str:
         assert self.secret_key is not None  # filled by the validator
         return self.secret_key.get_secret_value()
+
+
+def check_database_url(url: str) -> str:
+    """The URL, if SQLAlchemy can open it with one of the service's async drivers; else a
+    ValueError that names the URL to write instead (``postgres://`` is what many hosts hand out)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError(
+            "GAPLE_DATABASE_URL is not a database URL "
+            "(write e.g. postgresql+asyncpg://user:password@host/gaple)"
+        ) from None
+    backend = "postgresql" if parsed.get_backend_name() in ("postgres", "postgresql") else None
+    backend = backend or parsed.get_backend_name()
+    driver = DATABASE_DRIVERS.get(backend)
+    if driver is None:
+        raise ValueError(
+            f"GAPLE_DATABASE_URL: {parsed.get_backend_name()!r} is not a supported database "
+            "(use postgresql+asyncpg:// or sqlite+aiosqlite://)"
+        )
+    if parsed.drivername != f"{backend}+{driver}":
+        fixed = parsed.set(drivername=f"{backend}+{driver}")
+        raise ValueError(
+            f"GAPLE_DATABASE_URL must name the {driver} driver: write "
+            f"{fixed.render_as_string(hide_password=True)}"
+        )
+    return url
+
+
+def _check_length(name: str, value: SecretStr | None) -> None:
+    if value is not None and len(value.get_secret_value().encode()) < MIN_SECRET_BYTES:
+        raise ValueError(
+            f"{name} is shorter than {MIN_SECRET_BYTES} bytes "
+            "(generate one with: python3 -c 'import secrets; print(secrets.token_hex(32))')"
+        )
 
 
 def _load_or_create_secret(data_dir: Path) -> str:

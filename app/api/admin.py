@@ -1,16 +1,18 @@
 """The operators' API under /api/admin: live tables, closing rooms, taking a player off a seat,
 bans.
 
-* Off unless ``GAPLE_ADMIN_TOKEN`` is set: then every call answers 404 ``not_found``, as if the
-  API were not there. On: ``Authorization: Bearer <GAPLE_ADMIN_TOKEN>`` (compared in constant
+* Absent unless ``GAPLE_ADMIN_TOKEN`` is set: ``create_app`` mounts this router (and the
+  ``/admin`` page) only then, so without it the paths are the server's plain 404 and are not in
+  the OpenAPI document. On: ``Authorization: Bearer <GAPLE_ADMIN_TOKEN>`` (compared in constant
   time), else 401 ``unauthorized``. Every call spends from ``GAPLE_RATE_ADMIN`` first, so a
   token cannot be guessed at speed.
 * Thin, like the lobby's routers: closing goes through ``lobby.close`` (the lifecycle) and the
   live layer's ``room_closed``, exactly as the host's DELETE /api/rooms/{code} does; a seat
   goes the way seats go (empty before a set, a bot's during one); a ban is
   app/players/bans.py, and the live layer sends the player's sockets away on every node.
-* Every action is one log line (``admin <action> <target>: <outcome>``, and the same as the
-  fields ``admin_action``, ``target``, ``outcome`` in JSON logs); no token is ever logged.
+* Every action is one log line (``admin <action> <target> from <client>: <outcome>``, and the
+  same as the fields ``admin_action``, ``target``, ``client``, ``outcome`` in JSON logs); a
+  refused token is a WARNING, the rest INFO; no token is ever logged.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound, 
 from app.api.ratelimit import rate_limit
 from app.api.rooms import SeatNumber, _base_url
 from app.api.schemas import RoomOut
+from app.clients import client_address
 from app.live import TableSummary
 from app.players import bans
 from app.presets import seat_count
@@ -53,19 +56,23 @@ def _err(description: str) -> dict[str, Any]:
 Responses = dict[int | str, dict[str, Any]]
 ADMIN: Responses = {
     401: _err("Missing or wrong admin token"),
-    404: _err("The admin API is off (no GAPLE_ADMIN_TOKEN), or no such room or player"),
+    404: _err("No such room or player"),
 }
 STATE: Responses = {409: _err("`room_closed`, or `seat_empty`: no player in that seat")}
 BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 
-def audit(action: str, target: str, outcome: str) -> None:
-    log.info(
-        "admin %s %s: %s",
+def audit(
+    action: str, target: str, outcome: str, *, client: str, level: int = logging.INFO
+) -> None:
+    log.log(
+        level,
+        "admin %s %s from %s: %s",
         action,
         target,
+        client,
         outcome,
-        extra={"admin_action": action, "target": target, "outcome": outcome},
+        extra={"admin_action": action, "target": target, "outcome": outcome, "client": client},
     )
 
 
@@ -75,16 +82,17 @@ class Outcome:
 
 
 @contextmanager
-def audited(action: str, target: str) -> Iterator[Outcome]:
+def audited(request: Request, action: str, target: str) -> Iterator[Outcome]:
     """Log the action once it is done: ``ok`` (or what the action set), or the code it was
-    refused with."""
+    refused with; with the address that asked."""
     outcome = Outcome()
+    client = client_address(request)
     try:
         yield outcome
     except ApiError as exc:
-        audit(action, target, exc.code)
+        audit(action, target, exc.code, client=client)
         raise
-    audit(action, target, outcome.text)
+    audit(action, target, outcome.text, client=client)
 
 
 async def require_admin(
@@ -93,17 +101,18 @@ async def require_admin(
 ) -> None:
     settings: Settings = request.app.state.settings
     target = f"{request.method} {request.url.path}"
-    if settings.admin_token is None:
-        audit("auth", target, "disabled")
-        raise NotFound("the admin API is off on this server (GAPLE_ADMIN_TOKEN)")
+    assert settings.admin_token is not None  # the router is mounted only with a token
     expected = settings.admin_token.get_secret_value().encode()
     given = credentials.credentials.encode() if credentials is not None else b""
+    refused = None
     if credentials is None or credentials.scheme.lower() != "bearer":
-        audit("auth", target, "unauthorized")
-        raise Unauthorized("missing admin token", headers={"WWW-Authenticate": "Bearer"})
-    if not hmac.compare_digest(given, expected):
-        audit("auth", target, "unauthorized")
-        raise Unauthorized("wrong admin token", headers={"WWW-Authenticate": "Bearer"})
+        refused = "missing admin token"
+    elif not hmac.compare_digest(given, expected):
+        refused = "wrong admin token"
+    if refused is not None:
+        client = client_address(request)
+        audit("auth", target, "unauthorized", client=client, level=logging.WARNING)
+        raise Unauthorized(refused, headers={"WWW-Authenticate": "Bearer"})
 
 
 router = APIRouter(
@@ -180,7 +189,7 @@ async def admin_list_tables(request: Request, live: LiveDep) -> AdminTables:
     """The live tables this node runs: who sits, who is connected, who watches. With several
     nodes each node lists the tables it owns (ask each node)."""
     node: str = request.app.state.node_id
-    with audited("list_tables", f"node {node}"):
+    with audited(request, "list_tables", f"node {node}"):
         tables = sorted(live.tables_here(), key=lambda t: t.code)
         return AdminTables(node=node, tables=[_table(t, node) for t in tables])
 
@@ -195,7 +204,7 @@ async def admin_close_room(
 ) -> RoomOut:
     """Close the room (reason `admin`): every socket gets `bye` `room_closed` (close 4000) and
     the room leaves the lobby, as when its host closes it."""
-    with audited("close_room", f"room {code.upper()}"):
+    with audited(request, "close_room", f"room {code.upper()}"):
         room = await lobby.load_room(session, code=code, for_update=True)
         await lobby.close(session, room=room, player=None, reason="admin")
         await live.room_closed(room.id, "admin")
@@ -216,7 +225,7 @@ async def admin_remove_player(
     """Take the player off the seat: before a set the seat is empty again, during one a bot
     plays it for the rest of the set (the player may not take it back). Their sockets at the
     table get `bye` `removed` (close 4002). They may come back as anyone may, unless banned."""
-    with audited("remove_player", f"room {code.upper()} seat {seat}") as outcome:
+    with audited(request, "remove_player", f"room {code.upper()} seat {seat}") as outcome:
         room = await lobby.load_room(session, code=code, for_update=True)
         if room.status in FINAL:
             raise Conflict(f"the room is {room.status}", code="room_closed")
@@ -259,6 +268,7 @@ PlayerId = Annotated[str, Path(min_length=1, max_length=32)]
 
 @router.post("/players/{player_id}/ban", responses=BAD)
 async def admin_ban_player(
+    request: Request,
     player_id: PlayerId,
     session: SessionDep,
     live: LiveDep,
@@ -267,7 +277,7 @@ async def admin_ban_player(
     """Ban the player: every token of theirs (guest token, login sessions) is refused from now
     on (403 `banned` over REST, `error` `banned` + close 1008 at a table's hello), and their open
     sockets on every node get `bye` `banned` (close 4003)."""
-    with audited("ban", f"player {player_id}"):
+    with audited(request, "ban", f"player {player_id}"):
         player = await bans.ban(session, player_id=player_id, reason=body.reason)
         if player is None:
             raise NotFound("no such player")
@@ -277,9 +287,9 @@ async def admin_ban_player(
 
 
 @router.delete("/players/{player_id}/ban")
-async def admin_unban_player(player_id: PlayerId, session: SessionDep) -> BanOut:
+async def admin_unban_player(request: Request, player_id: PlayerId, session: SessionDep) -> BanOut:
     """Lift the ban: the player's tokens work again."""
-    with audited("unban", f"player {player_id}"):
+    with audited(request, "unban", f"player {player_id}"):
         player = await bans.unban(session, player_id=player_id)
         if player is None:
             raise NotFound("no such player")

@@ -34,6 +34,7 @@ ErrorCode = Literal[
     "conflict",
     "rate_limited",
     "http_error",
+    "too_large",
     "internal",
     "unavailable",
     "draining",
@@ -142,6 +143,7 @@ _DESCRIPTIONS = {
     403: "Not allowed",
     404: "Not found",
     409: "Conflicts with the current state",
+    413: "The body is longer than GAPLE_MAX_BODY_BYTES",
     422: "The request is invalid (`details` lists every problem)",
     429: "Too many requests (see `Retry-After`)",
     500: "An unexpected error on the server",
@@ -201,9 +203,24 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=422)
 
 
+_HTTP_CODES = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
+
+
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    codes = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+    if exc.status_code == 400 and exc.__cause__ is not None:
+        # FastAPI could not read the body (JSON nested too deeply for the parser, say): bad
+        # input like any other, so the 422 of the envelope, not a bare 400.
+        return JSONResponse(
+            error_body("invalid", "the request body could not be read as JSON"), status_code=422
+        )
+    codes = _HTTP_CODES
     return JSONResponse(
         error_body(codes.get(exc.status_code, "http_error"), str(exc.detail)),
         status_code=exc.status_code,
@@ -256,6 +273,8 @@ def install_openapi(app: FastAPI) -> None:
             for operation in operations.values():
                 responses = operation.setdefault("responses", {})
                 wanted = [500, 503] if path.startswith("/api/") else [500]
+                if "requestBody" in operation:
+                    wanted.append(413)  # GAPLE_MAX_BODY_BYTES (app/api/bodies.py)
                 for status in wanted:
                     responses.setdefault(str(status), error_responses(status)[status])
                 for status, response in responses.items():

@@ -48,6 +48,7 @@ class TableManager:
         self._lag_monitor: asyncio.Task[None] | None = None
         # The cluster's watch retries restores every second: one line per room and outage.
         self._restore_failures = FailureLog(log, "tables", time.monotonic)
+        self._releasing: set[asyncio.Task[None]] = set()  # leases of retired tables
 
     async def get(self, room_id: str) -> Table | Relay | None:
         """The room's table: its actor here (created and restored from storage on first use), or,
@@ -72,6 +73,7 @@ class TableManager:
                 clock=self.clock,
                 config=self.config,
                 on_lost=self._forget,
+                on_retired=self._retired,
                 metrics=self.metrics,
             )
             try:
@@ -93,6 +95,18 @@ class TableManager:
         if self.tables.get(table.room.id) is table:
             del self.tables[table.room.id]
             self.metrics.table_closed()
+
+    def _retired(self, table: Table) -> None:
+        """A closed or abandoned table whose last socket is gone: forget it and give up its
+        lease, so that neither memory nor the lease outlives the room."""
+        if self.tables.get(table.room.id) is not table:
+            return
+        self._forget(table)
+        log.info("table %s: over, and nobody is left; freed", table.room.code)
+        if self.cluster is not None:
+            task = asyncio.get_running_loop().create_task(self.cluster.hand_over(table.room.id))
+            self._releasing.add(task)
+            task.add_done_callback(self._releasing.discard)
 
     async def drop(self, room_id: str, *, lost: bool) -> None:
         """Stop running a table here (``lost``: another node has it; send our clients there)."""

@@ -62,8 +62,8 @@ from app.rooms.effects import (
     TurnDue,
     Unattended,
 )
-from app.rooms.lifecycle import LifecycleError
-from app.rooms.protocol import ClientCommand, Resume
+from app.rooms.lifecycle import FINAL, LifecycleError
+from app.rooms.protocol import CLOSE_ROOM_CLOSED, ClientCommand, Resume
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore
 from app.store.records import MoveRecord, RoomInfo, StoreConflict
@@ -127,6 +127,7 @@ class Table:
         rng: random.Random | None = None,
         new_secret: Callable[[], str] | None = None,
         on_lost: Callable[[Table], None] | None = None,
+        on_retired: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
         bots: BotRunner | None = None,
     ) -> None:
@@ -143,6 +144,8 @@ class Table:
         self._inbox: asyncio.Queue[tuple[_Item, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_lost = on_lost
+        self._on_retired = on_retired
+        self.retired = False  # the room is over and its last socket gone: the task has ended
         self.metrics = metrics or Metrics(process=False)
         self.lost = False
         self.bots = bots or shared_runner()
@@ -234,6 +237,14 @@ class Table:
     # --- public entry points for the socket endpoint and the lobby -----------------------------
 
     async def join(self, conn: Connection, resume: Resume | None) -> None:
+        if self.retired:
+            # Found just before it retired (a handshake in flight). A closed room says so, as
+            # its live table would; otherwise the client reconnects to a table of its own.
+            if self.core.room.status == "closed":
+                conn.send_away("room_closed", CLOSE_ROOM_CLOSED)
+            else:
+                conn.send_away("table_moved")
+            return
         self.conns[conn.id] = conn
         await self._call(Join(conn.id, conn.player_id, resume, conn.name))
 
@@ -301,6 +312,8 @@ class Table:
         self._inbox.put_nowait((command, None))
 
     async def _call(self, item: _Item) -> Any:
+        if self.retired:  # the room is over and nobody is here: nothing is left to do
+            return None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait((item, future))
         return await future
@@ -343,6 +356,9 @@ class Table:
             else:
                 if future is not None and not future.done():
                     future.set_result(None)
+            if self._over():
+                self._retire()
+                return
 
     async def _handle(self, command: Command | None) -> None:
         """Hand a command to the core and carry out its effects, follow-ups included."""
@@ -526,6 +542,22 @@ class Table:
             for timer in timers:
                 timer.cancel()
         self._timers.clear()
+
+    def _over(self) -> bool:
+        """A closed or abandoned room with no socket left and nothing in hand: nothing more can
+        happen here, so the table leaves memory (a later socket gets a table of its own)."""
+        return (
+            self.core.room.status in FINAL
+            and not self.conns
+            and self._inbox.empty()
+            and not self._thinking
+        )
+
+    def _retire(self) -> None:
+        self.retired = True
+        self._cancel_timers()
+        if self._on_retired is not None:
+            self._on_retired(self)
 
     def _lose(self) -> None:
         """This node no longer owns the table: stop, and send its clients elsewhere."""

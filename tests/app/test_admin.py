@@ -147,16 +147,19 @@ async def test_calls_without_the_admin_token_are_refused(
 
 
 @pytest.mark.parametrize("value", [None, "", "   "])
-async def test_the_admin_api_is_off_without_the_setting(
+async def test_the_admin_api_is_absent_without_the_setting(
     settings: Settings, value: str | None, make_guest: Any
 ) -> None:
-    off = Settings(**{**settings.model_dump(), "admin_token": value})
+    # A budget of one call: were the absent API still rate limited, the second call would be 429.
+    off = Settings(**{**settings.model_dump(), "admin_token": value, "rate_admin": "1/minute"})
     assert off.admin_token is None
     app = create_app(off)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             spec = await spec_of(client)
+            page = await client.get("/admin")
+            home = await client.get("/")
             guest = (await client.post("/api/guests", json={"name": "Ayu"})).json()
             answers = [
                 ("/api/admin/tables", "get", await client.get("/api/admin/tables", headers=ADMIN)),
@@ -176,11 +179,22 @@ async def test_the_admin_api_is_off_without_the_setting(
             me = await client.get(
                 "/api/guests/me", headers={"Authorization": f"Bearer {guest['token']}"}
             )
-    for path, method, response in answers:
+    for _path, _method, response in answers:
         assert response.status_code == 404, response.text
         assert response.json()["error"]["code"] == "not_found"
-        documented(spec, path, method, response)
+    assert not [path for path in spec["paths"] if path.startswith("/api/admin")]
+    assert "admin" not in {
+        tag for op in spec["paths"].values() for m in op.values() for tag in m.get("tags", [])
+    }
+    assert page.status_code == 404 and home.status_code == 200
     assert me.status_code == 200  # the refused ban did nothing
+
+
+async def test_the_admin_api_and_page_are_there_with_the_setting(api: httpx.AsyncClient) -> None:
+    spec = await spec_of(api)
+    assert "/api/admin/tables" in spec["paths"]
+    page = await api.get("/admin")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
 
 async def test_admin_calls_are_rate_limited(settings: Settings, live_factory: Any) -> None:
@@ -511,9 +525,12 @@ async def test_a_ban_closes_the_open_socket_and_refuses_the_next_hello(
 
     log = admin_server.log()
     assert ADMIN_TOKEN not in log and "guess" not in log
-    assert f"admin ban player {guest['player_id']}: ok" in log
-    assert f"admin unban player {guest['player_id']}: ok" in log
-    assert "admin auth GET /api/admin/tables: unauthorized" in log
+    assert f"INFO app.api.admin: admin ban player {guest['player_id']} from 127.0.0.1: ok" in log
+    assert f"admin unban player {guest['player_id']} from 127.0.0.1: ok" in log
+    assert (
+        "WARNING app.api.admin: admin auth GET /api/admin/tables from 127.0.0.1: unauthorized"
+        in log
+    )
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

@@ -47,6 +47,57 @@ def test_production_migrate_needs_no_secret(env: Path, monkeypatch: pytest.Monke
     assert not (env / "data" / "secret_key").exists()  # nor did it make one up
 
 
+def test_migrate_an_unreachable_database_says_so_in_one_line(env: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as sock:  # a port nothing listens on: bound, never listening
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        url = f"postgresql+asyncpg://gaple:pw@127.0.0.1:{port}/gaple"
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", "migrate"],
+            env={**os.environ, "GAPLE_DATABASE_URL": url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"gaple: cannot migrate the database at postgresql+asyncpg://gaple:***@127.0.0.1:{port}"
+        f"/gaple: ConnectionRefusedError: [Errno 111] Connect call failed ('127.0.0.1', {port})"
+    ]
+
+
+def test_migrate_a_database_that_does_not_exist(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.engine import make_url
+
+    from tests.conftest import POSTGRES_ADMIN_URL
+
+    url = make_url(POSTGRES_ADMIN_URL).set(database="gaple_no_such_database")
+    monkeypatch.setenv("GAPLE_DATABASE_URL", url.render_as_string(hide_password=False))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["migrate"])
+    message = str(exit_info.value.code)
+    assert message.startswith("gaple: cannot migrate the database at postgresql+asyncpg://")
+    assert 'database "gaple_no_such_database" does not exist' in message
+    assert "\n" not in message
+
+
+def test_migrate_with_a_postgres_url_names_the_url_to_write(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GAPLE_DATABASE_URL", "postgres://gaple:pw@db.example/gaple")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["migrate"])
+    assert exit_info.value.code == (
+        "gaple: bad settings: GAPLE_DATABASE_URL must name the asyncpg driver: "
+        "write postgresql+asyncpg://gaple:***@db.example/gaple"
+    )
+
+
 def sqlite_tables(path: Path) -> set[str]:
     import sqlite3
 

@@ -27,7 +27,7 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 APP_PORT = 8000  # `gaple serve --port 8000` in the image
 LB_PORT = 8080
 APP_NODES = {"app1", "app2"}
-SECRET = "s3cret-for-the-test"
+SECRET = "s3cret-for-the-test-of-32-bytes-or-more"
 ENV_PREFIX = str(Settings.model_config.get("env_prefix", ""))
 SETTING_VARS = {f"{ENV_PREFIX}{name}".upper() for name in Settings.model_fields}
 
@@ -89,7 +89,8 @@ def environment(service: dict[str, Any]) -> dict[str, str]:
     env = service.get("environment") or {}
     if isinstance(env, list):  # the KEY=value list form
         env = dict(item.split("=", 1) for item in env)
-    return {key: str(value) for key, value in env.items()}
+    # `KEY: ${VAR:-}` interpolates to a YAML null, which compose passes as an empty value.
+    return {key: "" if value is None else str(value) for key, value in env.items()}
 
 
 def depends_on(service: dict[str, Any]) -> dict[str, str]:

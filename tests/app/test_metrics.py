@@ -281,7 +281,11 @@ async def test_waiting_for_a_full_pool_is_counted(api: httpx.AsyncClient, app: A
 def test_build_info(metrics: Metrics) -> None:
     import platform
 
-    labels = {"version": metrics_module._version(), "python": platform.python_version()}
+    labels = {
+        "version": metrics_module._version(),
+        "python": platform.python_version(),
+        "engine": "python",  # a checkout; the compiled build: tests/engine/test_compiled.py
+    }
     assert metrics.registry.get_sample_value("gaple_build_info", labels) == 1
 
 

@@ -51,8 +51,70 @@ def test_production_requires_secret(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="GAPLE_SECRET_KEY is required"):
         Settings(production=True, data_dir=tmp_path)
     assert not (tmp_path / "secret_key").exists()
-    prod = Settings(production=True, secret_key="s3cret", database_url="postgresql+asyncpg://x/y")
-    assert prod.secret == "s3cret" and prod.migrate_on_start is False
+    key = "s3cret" * 6  # 36 bytes
+    prod = Settings(production=True, secret_key=key, database_url="postgresql+asyncpg://x/y")
+    assert prod.secret == key and prod.migrate_on_start is False
+
+
+@pytest.mark.parametrize("name", ["secret_key", "admin_token"])
+def test_production_refuses_short_secrets(name: str, tmp_path: Path) -> None:
+    long_enough = {"secret_key": "k" * 32, "admin_token": "t" * 32}
+    url = "postgresql+asyncpg://x/y"
+    Settings(production=True, database_url=url, **long_enough)  # 32 bytes: accepted
+    short = {**long_enough, name: "x" * 31}
+    with pytest.raises(ValidationError) as info:
+        Settings(production=True, database_url=url, **short)
+    [error] = info.value.errors()
+    assert error["msg"] == (
+        f"Value error, GAPLE_{name.upper()} is shorter than 32 bytes (generate one with: "
+        "python3 -c 'import secrets; print(secrets.token_hex(32))')"
+    )
+    # Bytes, not characters: 11 three-byte characters are 33 bytes.
+    Settings(production=True, database_url=url, **{**long_enough, name: "\u20ac" * 11})
+    # Outside production (development, the tests) a short value stays allowed.
+    Settings(data_dir=tmp_path, **short)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (
+            "postgres://gaple:pw@db/gaple",
+            "GAPLE_DATABASE_URL must name the asyncpg driver: write "
+            "postgresql+asyncpg://gaple:***@db/gaple",
+        ),
+        (
+            "postgresql://db/gaple",
+            "GAPLE_DATABASE_URL must name the asyncpg driver: write postgresql+asyncpg://db/gaple",
+        ),
+        (
+            "postgresql+psycopg2://db/gaple",
+            "GAPLE_DATABASE_URL must name the asyncpg driver: write postgresql+asyncpg://db/gaple",
+        ),
+        (
+            "sqlite:///var/g.sqlite3",
+            "GAPLE_DATABASE_URL must name the aiosqlite driver: write "
+            "sqlite+aiosqlite:///var/g.sqlite3",
+        ),
+        (
+            "mysql+aiomysql://db/gaple",
+            "GAPLE_DATABASE_URL: 'mysql' is not a supported database "
+            "(use postgresql+asyncpg:// or sqlite+aiosqlite://)",
+        ),
+        (
+            "db.example:5432/gaple",
+            "GAPLE_DATABASE_URL is not a database URL "
+            "(write e.g. postgresql+asyncpg://user:password@host/gaple)",
+        ),
+    ],
+)
+def test_the_database_url_is_checked(url: str, message: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        Settings(secret_key="k", database_url=url)
+    [error] = info.value.errors()
+    assert error["msg"] == f"Value error, {message}"
+    for good in ("postgresql+asyncpg://gaple:pw@db/gaple", "sqlite+aiosqlite://"):
+        assert Settings(secret_key="k", database_url=good).database_url == good
 
 
 def test_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ test environment already has (a ``.pth`` line), so nothing is downloaded.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -87,7 +88,7 @@ def test_installed_wheel_migrates_and_serves(
         command=[str(installed / "gaple"), "serve"],
         cwd=tmp_path,
         base_env=env,
-        GAPLE_SECRET_KEY="wheel-test-secret",
+        GAPLE_SECRET_KEY="wheel-test-secret-of-32-bytes-or-more",
         GAPLE_MIGRATE_ON_START="false",
     )
     server.start()
@@ -110,3 +111,16 @@ def test_installed_wheel_migrates_and_serves(
         assert not where.startswith(str(ROOT)), where
     finally:
         server.stop()
+
+
+def test_the_documented_wheel_commands_build_only_the_project() -> None:
+    # `pip wheel .` without --no-deps writes a wheel of every dependency beside the project's.
+    pages = [ROOT / "README.md", ROOT / "Dockerfile", *sorted((ROOT / "docs").glob("*.md"))]
+    commands = [
+        line
+        for page in pages
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if re.search(r"pip wheel\b.*\s\.(\s|`|$)", line)
+    ]
+    assert len(commands) >= 3  # README, docs/DEPLOY.md, the Dockerfile
+    assert [line for line in commands if "--no-deps" not in line] == []

@@ -128,9 +128,14 @@ def test_debug_logs_in_json_carry_ids_and_no_secrets(tmp_path: Path) -> None:
         GAPLE_SECRET_KEY=secret,
         GAPLE_MIGRATE_ON_START="true",
         GAPLE_LOG_FORMAT="json",
+        GAPLE_ADMIN_TOKEN="debug-test-admin-token",
     )
     server.start()
     try:
+        wrong = {"Authorization": "Bearer not-the-admin-token"}
+        assert httpx.get(f"{server.base_url}/api/admin/tables", headers=wrong).status_code == 401
+        admin = {"Authorization": "Bearer debug-test-admin-token"}
+        assert httpx.get(f"{server.base_url}/api/admin/tables", headers=admin).status_code == 200
         guest = httpx.post(f"{server.base_url}/api/guests", json={"name": "Ayu"}).json()
         token = guest["token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -159,6 +164,19 @@ def test_debug_logs_in_json_carry_ids_and_no_secrets(tmp_path: Path) -> None:
     assert bad_frame[0]["player"] == guest["player_id"] and isinstance(bad_frame[0]["conn"], int)
     access = [r for r in records if r["logger"] == "uvicorn.access"]
     assert access and {"client", "method", "path", "status"} <= set(access[0])
+    # uvicorn's coloured copy of its message is dropped: no ANSI escapes in a JSON line.
+    assert any(r["logger"] == "uvicorn.error" for r in records)
+    assert not [r for r in records if "color_message" in r]
+    assert "\x1b" not in text and "\\u001b" not in text
+    # The admin audit: who asked, and a refused token is a warning.
+    audits = {r["admin_action"]: r for r in records if "admin_action" in r}
+    assert audits["auth"]["level"] == "WARNING" and audits["auth"]["client"] == "127.0.0.1"
+    assert audits["auth"]["message"] == (
+        "admin auth GET /api/admin/tables from 127.0.0.1: unauthorized"
+    )
+    assert audits["list_tables"]["level"] == "INFO"
+    assert audits["list_tables"]["client"] == "127.0.0.1"
+    assert "not-the-admin-token" not in text and "debug-test-admin-token" not in text
 
 
 async def test_refusals_and_closes_are_counted(server: ServerProcess, room: dict[str, str]) -> None:

@@ -68,3 +68,21 @@ def test_live_tables_run_on_the_compiled_engine(site: Path) -> None:
             "not postgres",
         )
     )
+
+
+def test_build_info_says_the_compiled_engine_is_loaded(site: Path) -> None:
+    program = """
+from app.metrics import Metrics
+[family] = [f for f in Metrics().registry.collect() if f.name == "gaple_build_info"]
+print(family.samples[0].labels["engine"])
+"""
+    run = subprocess.run(
+        [sys.executable, "-P", "-c", program],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == "compiled"

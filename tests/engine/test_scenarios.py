@@ -1,4 +1,7 @@
-"""The conformance scenarios of ../shared/scenarios and the scenario runner's errors and CLI."""
+"""The PORDI conformance scenarios (tests/engine/scenarios/pordi, docs/RULES.md §3) and the
+scenario runner's errors and CLI. Where a rule book's own scenario folder sits beside the
+checkout (``../shared/scenarios``, as on CI), its files are run as well; without it nothing is
+missing."""
 
 from __future__ import annotations
 
@@ -14,11 +17,22 @@ import pytest
 from engine.scenario import main, outcome, run_text
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = REPO_ROOT.parent / "shared" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "pordi"
+BESIDE = REPO_ROOT.parent / "shared" / "scenarios"  # optional: run too when it is there
 
 
 def scenario_files() -> list[Path]:
-    return sorted(SCENARIOS.glob("*.json")) + sorted(SCENARIOS.glob("*.jsonl"))
+    folders = [SCENARIOS, *([BESIDE] if BESIDE.is_dir() else [])]
+    return [
+        path
+        for folder in folders
+        for suffix in ("json", "jsonl")
+        for path in sorted(folder.glob(f"*.{suffix}"))
+    ]
+
+
+def scenario_id(path: Path) -> str:
+    return path.name if path.parent == SCENARIOS else f"beside/{path.name}"
 
 
 def test_scenario_folder_exists() -> None:
@@ -27,7 +41,7 @@ def test_scenario_folder_exists() -> None:
     assert scenario_files(), f"no scenario files in {SCENARIOS}"
 
 
-@pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", scenario_files(), ids=scenario_id)
 def test_shared_scenario_gives_its_expect(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     jsonl = path.suffix == ".jsonl"

@@ -10,7 +10,7 @@ from tests.server import free_port
 
 __all__ = ["TEST_SECRET", "ServerProcess", "free_port"]
 
-TEST_SECRET = "live-test-secret"
+TEST_SECRET = "live-test-secret-at-least-32-bytes-long"
 
 LIVE_DEFAULTS = {
     "GAPLE_SECRET_KEY": TEST_SECRET,
