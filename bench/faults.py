@@ -382,6 +382,9 @@ async def bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 GAPLE_REDIS_PREFIX="bench:",
                 GAPLE_LEASE_TTL_SECONDS="3",
                 GAPLE_CLUSTER_CHECK_SECONDS="0.5",
+                # the pause between deals is not a stall: kept short so that a deal ending just
+                # before a fault ends does not count its pause as time to recover
+                GAPLE_DEAL_PAUSE_SECONDS="0.5",
             )
             await asyncio.to_thread(node.start)
             nodes.append(node)
