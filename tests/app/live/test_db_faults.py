@@ -199,3 +199,34 @@ async def test_the_clocks_move_whose_commit_was_cut_counts_once_and_the_table_is
     assert not live.table.lost and all(p.closed_with is None for p in live.probes)
     assert [(m.seat, m.auto) for m in await stored_moves(app)] == [(seat, True)]
     assert live.table.state.turn != seat
+
+
+async def test_the_sweeper_logs_an_outage_once_not_a_traceback_a_sweep(
+    pg_proxy: PgProxy, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    from app.rooms.sweeper import Sweeper
+    from app.store.db import Database
+    from tests.app.test_rooms import RecordingLive
+
+    db = Database(pg_proxy.proxied_url, secret_key="k")  # type: ignore[attr-defined]
+    sweeper = Sweeper(db, RecordingLive(), settings.model_copy(update={"sweep_seconds": 0.02}))
+    caplog.set_level(logging.DEBUG, logger="app.rooms.sweeper")
+    sweeper.start()
+    try:
+        await asyncio.sleep(0.1)  # a few sweeps that work
+        pg_proxy.cut()
+        await _until(
+            lambda: sum(r.levelno == logging.DEBUG for r in caplog.records) >= 10, timeout=20
+        )
+        pg_proxy.resume()
+        await _until(lambda: any("works again" in r.getMessage() for r in caplog.records), 20)
+    finally:
+        await sweeper.aclose()
+        await db.dispose()
+    loud = [r for r in caplog.records if r.levelno >= logging.INFO]
+    lines = [r.getMessage() for r in loud]
+    assert len(lines) == 2 and all(r.exc_info is None for r in loud), lines
+    assert "the room sweep failing: " in lines[0], lines
+    assert "the room sweep works again after" in lines[1], lines
+    failed = sum(r.levelno == logging.DEBUG and r.exc_info is not None for r in caplog.records)
+    assert failed >= 10  # every failed sweep keeps its traceback, at DEBUG
