@@ -59,7 +59,7 @@ async def test_database_down_live_but_not_ready(tmp_path: Path) -> None:
             assert ready.status_code == 503
             assert ready.json()["error"] == {
                 "code": "unavailable",
-                "message": "unreachable: database",
+                "message": "unreachable: database (unreachable (ConnectionRefusedError))",
             }
 
 
