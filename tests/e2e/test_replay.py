@@ -53,9 +53,10 @@ async def _play_a_set(base_url: str, *, finish: bool, **settings: Any) -> tuple[
             assert client.view is not None
             if client.view["phase"] == "set_over":
                 break
-            seq = client.seq
-            await client.play(*choose(client.view, rng))
-            await client.wait_for(lambda s=seq: client.seq > s, timeout=30)  # type: ignore[misc]
+            move_id = await client.play(*choose(client.view, rng))
+            # The move's ack, then the snapshot after it: an event alone would leave the view
+            # before the move in place, and the next turn check would read it.
+            await client.wait_for(lambda m=move_id: client.acked(m), timeout=30)  # type: ignore[misc]
         await client.close()
         page = (await lobby.http.get(f"/api/players/{guest['player_id']}/sets")).json()
     [entry] = page["sets"]
