@@ -7,22 +7,27 @@ they already met — is as small as it can be, preferring, among splits of equal
 the search's order: the top entrant left with the next ones below them. So a repeat-free round is
 found whenever one exists, and closest scores sit together.
 
-The search is a depth-first search with backtracking, deepened on the cost (IDA*): pass ``k``
-looks for a split costing at most ``k``, and the next pass allows the cheapest cost the last one
-cut off. It is exact (every pass exhaustive) unless it runs out of ``budget`` steps. Then a
-greedy split (each table the cheapest among the next few entrants) is repaired by swaps: an
-entrant of a table with a repeat trades places with one of a table nearby (nearest first) while
-that lowers the cost. A min-cost grouping into fours is a hard problem (three-dimensional
-matching), so an exact search with a step limit and a repair beats either alone: small rounds,
-where repeats are hard to avoid, are solved exactly; in large ones the last entrants of the order
-(the lowest scores, who have met each other often) may need a partner from far above, which a
-backtracking search reaches too late and a swap finds at once.
+The search is a depth-first search with backtracking: each table is headed by the top entrant
+left, who is seated with the first entrants below them that keep the cost within a limit. A
+first pass allows no repeat at all, and its first split is the answer when there is one. When
+there is none, a greedy split (each table the cheapest among the next few entrants), repaired by
+swaps (an entrant of a table with a repeat trades places with one of a table nearby while that
+lowers the cost), bounds the cost, and a branch-and-bound pass finds the first split in the
+search's order of the least cost. Both passes share ``budget`` steps; the search is exact unless
+it runs out of them, and then the best split it reached (or the repaired greedy one) stands.
+
+A min-cost grouping into fours is a hard problem (three-dimensional matching), so an exact search
+with a step limit and a repair beats either alone: small rounds, where repeats are hard to avoid,
+are solved exactly (tests/app/tournaments compare them with brute force); in large ones the last
+entrants of the order (the lowest scores, who have met each other often) may need a partner from
+far above, which backtracking reaches too late and a swap finds at once.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from itertools import combinations
 
 from app.tournaments.formats import Table, TournamentError
@@ -78,13 +83,18 @@ def seat_tables(
     if not order:
         return []
     search = _Search(size, met, budget)
-    limit = 0
     try:
-        while (found := search.run(list(order), limit)) is None:
-            limit = search.cut_off  # a pass that finds nothing always cut something off
+        found = search.run(list(order), 0)  # the first repeat-free split, if there is one
     except _OutOfSteps:
         return _repair(_greedy(order, size, met), met)
-    return found
+    if found is not None:
+        return found
+    # Repeats cannot be avoided: a repaired greedy split bounds the cost, then branch and bound
+    # finds the first split in the search's order of the least cost (or the best it reached).
+    fallback = _repair(_greedy(order, size, met), met)
+    with suppress(_OutOfSteps):
+        search.run(list(order), sum(table_cost(t, met) for t in fallback), exhaust=True)
+    return search.best if search.best is not None else fallback
 
 
 class _Search:
@@ -96,13 +106,18 @@ class _Search:
         self.met = met
         self.budget = budget
         self.steps = 0
-        self.cut_off = 0
+        self.limit = 0
+        self.best: list[tuple[int, ...]] | None = None
 
-    def run(self, order: list[int], limit: int) -> list[tuple[int, ...]] | None:
-        """The first split in the search's order that costs at most ``limit``, or None (and
-        ``cut_off``: the cheapest cost refused)."""
+    def run(
+        self, order: list[int], limit: int, *, exhaust: bool = False
+    ) -> list[tuple[int, ...]] | None:
+        """The first split in the search's order that costs at most ``limit``, or None.
+
+        With ``exhaust``, go on after each split found, now asking for a cheaper one, and
+        keep the last in ``best``: the first split of the least cost."""
         self.limit = limit
-        self.cut_off = -1
+        self.best = None
         found: list[tuple[int, ...]] = []
         stack = [(order, self._tables(order, 0))]
         while stack:
@@ -116,11 +131,15 @@ class _Search:
             members, cost = step
             seated = set(members)
             left = [e for e in rest if e not in seated]
-            found.append(members)
             if not left:
-                return found
+                self.best = [*found, members]
+                if not exhaust or cost == 0:
+                    return self.best
+                self.limit = cost - 1
+                continue
+            found.append(members)
             stack.append((left, self._tables(left, cost)))
-        return None
+        return self.best
 
     def _tables(self, rest: list[int], cost: int) -> Iterator[tuple[tuple[int, ...], int]]:
         return self._extend((rest[0],), rest, 1, cost)
@@ -139,8 +158,6 @@ class _Search:
             entrant = rest[k]
             total = cost + sum(self.met.get(pair(m, entrant), 0) for m in members)
             if total > self.limit:
-                if self.cut_off < 0 or total < self.cut_off:
-                    self.cut_off = total
                 continue
             yield from self._extend((*members, entrant), rest, k + 1, total)
 
