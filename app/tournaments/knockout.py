@@ -238,6 +238,8 @@ def advance(
     (after the final: its winning pair, or its top two players)."""
     size = TABLE_ENTRANTS[check_mode(mode)]
     seed = {e: i for i, e in enumerate(seeds)}
+    if any(e not in seed for e in pairing.entrants()):
+        raise TournamentError("the round seats someone who is not seeded", field="seeds")
     by_table = {(r.table.round, r.table.number): r for r in results}
     going = [bye.entrant for bye in pairing.byes]
     for table in pairing.tables:
@@ -245,6 +247,4 @@ def advance(
         if result is None or result.table != table:
             raise TournamentError(f"table {table.number} of round {table.round} has no result")
         going.extend(table_order(result, seed)[: size // 2])
-    if any(e not in seed for e in going):
-        raise TournamentError("the round seats someone who is not seeded", field="seeds")
     return tuple(sorted(going, key=seed.__getitem__))
