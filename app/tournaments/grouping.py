@@ -33,7 +33,7 @@ from itertools import combinations
 from app.tournaments.formats import Table, TournamentError
 
 Pair = tuple[int, int]
-BUDGET = 100_000  # steps (tables tried) per call; exact for every round of up to 16 entrants
+BUDGET = 100_000  # steps (entrants tried at a table) per call; enough to be exact up to 12 players
 GREEDY_WINDOW = 8  # the greedy fallback's look-ahead: the next entrants it chooses among
 
 
