@@ -23,6 +23,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # the vocabulary and the plumbing: room settings, the lobby's seam to the live tables, logs,
     # metrics, the bus, who is calling, page cursors
     ("app.presets", "app.live", "app.logs", "app.metrics", "app.bus", "app.clients", "app.cursors"),
+    ("app.tournaments",),  # pairing, pools, brackets and standings: pure, on the vocabulary
     ("app.store",),  # models and repositories
     # accounts, tokens, ratings, history: the players' services; the schema's migrations
     ("app.players", "app.migrations"),
