@@ -2,17 +2,16 @@
 
 Callers with the same settings are served one at a time, on every node: PostgreSQL takes a
 transaction-scoped advisory lock on the settings key, SQLite (one writer) takes its write lock
-first. So two callers at once never get the same seat, and never open two half-empty tables when
-one would do: the second sees the first one's table and sits there.
+first (app/store/locks.py). So two callers at once never get the same seat, and never open two
+half-empty tables when one would do: the second sees the first one's table and sits there.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, exists, select, text, update
+from sqlalchemy import ColumnElement, and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.presets import (
@@ -25,6 +24,7 @@ from app.presets import (
 )
 from app.rooms import lifecycle
 from app.store import rooms
+from app.store.locks import serialise
 from app.store.models import GameSet, Room, Seat
 
 
@@ -53,17 +53,6 @@ class Seated:
     started: bool  # every seat holds a human: the set started at once
     left: tuple[str, ...]  # other waiting quick-play rooms the player left (ids)
     closed: tuple[str, ...] = ()  # of those, the ones left with nobody (closed: no_host)
-
-
-async def serialise(session: AsyncSession, key: str) -> None:
-    """Hold, until the transaction ends, the lock that orders writers of ``key`` on every node."""
-    if session.get_bind().dialect.name == "postgresql":
-        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
-        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": number})
-    else:
-        # SQLite: a write statement (it changes nothing) takes the database's one write lock, so
-        # what is read next cannot change before the commit. Waits in the busy timeout.
-        await session.execute(update(Room).where(Room.id.is_(None)).values(quickplay=True))
 
 
 def never_played() -> ColumnElement[bool]:
