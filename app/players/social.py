@@ -30,8 +30,9 @@ from app.store.social import FRIENDS, REQUESTED
 from app.store.types import utcnow
 
 KEEP_NOTIFICATIONS = 100  # per player: older ones are forgotten
-FRIEND_REQUEST, FRIEND_ACCEPTED = "friend_request", "friend_accepted"
-NOTIFICATION_KINDS = (FRIEND_REQUEST, FRIEND_ACCEPTED)
+NotificationKind = Literal["friend_request", "friend_accepted"]
+FRIEND_REQUEST: NotificationKind = "friend_request"
+FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"
@@ -184,7 +185,9 @@ async def blocked(session: AsyncSession, *, player_id: str) -> list[Tie]:
 # --- notifications --------------------------------------------------------------------------------
 
 
-async def _notify(session: AsyncSession, player_id: str, kind: str, about: Player) -> None:
+async def _notify(
+    session: AsyncSession, player_id: str, kind: NotificationKind, about: Player
+) -> None:
     payload: dict[str, Any] = {"player_id": about.id, "name": about.name}
     await social.add_notification(
         session, player_id=player_id, kind=kind, payload=payload, keep=KEEP_NOTIFICATIONS
