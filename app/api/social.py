@@ -12,17 +12,22 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request, Response, status
 
 from app.api.auth import CurrentPlayer
-from app.api.deps import SessionDep, SettingsDep
+from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound
 from app.api.ratelimit import limiter_of, rate_limit
 from app.api.schemas import (
+    BlockedOut,
+    BlocksOut,
     FriendOut,
     FriendsOut,
     RequestOut,
     TieOut,
 )
+from app.live import LiveTables
 from app.players import social
 from app.players.social import SocialError
+from app.store import rooms
+from app.store.models import Player
 
 router = APIRouter(tags=["social"])
 
@@ -115,4 +120,64 @@ async def list_friends(player: CurrentPlayer, session: SessionDep) -> FriendsOut
         outgoing=[
             RequestOut(player_id=t.player_id, name=t.name, since=t.since) for t in ties.outgoing
         ],
+    )
+
+
+# --- blocks ---------------------------------------------------------------------------------------
+
+
+async def _tables_of(session: SessionDep, live: LiveTables, player: Player) -> None:
+    """The tables where the player sits reload who blocks whom."""
+    for room_id in await rooms.live_rooms_of(session, player_id=player.id):
+        await live.seats_changed(room_id)
+
+
+@router.post(
+    "/blocks/{player_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={**AUTH, **OTHER},
+    dependencies=[Depends(rate_limit("blocks"))],
+)
+async def block(
+    player_id: PlayerId, player: CurrentPlayer, session: SessionDep, live: LiveDep
+) -> Response:
+    """Block this player: a friendship or request between the two ends, their requests to the
+    caller are answered as for an unknown player, quick play never seats the two together, and
+    the caller no longer hears their chat at a shared table. Blocking again changes nothing."""
+    try:
+        changed = await social.block(session, player=player, other_id=player_id)
+    except SocialError as error:
+        raise _refused(error) from None
+    await session.commit()
+    if changed:
+        await _tables_of(session, live, player)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete(
+    "/blocks/{player_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={**AUTH, **OTHER},
+    dependencies=[Depends(rate_limit("blocks"))],
+)
+async def unblock(
+    player_id: PlayerId, player: CurrentPlayer, session: SessionDep, live: LiveDep
+) -> Response:
+    """Lift the block (what it ended does not come back). No block: nothing changes."""
+    try:
+        changed = await social.unblock(session, player=player, other_id=player_id)
+    except SocialError as error:
+        raise _refused(error) from None
+    await session.commit()
+    if changed:
+        await _tables_of(session, live, player)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/blocks", responses=AUTH)
+async def list_blocks(player: CurrentPlayer, session: SessionDep) -> BlocksOut:
+    """The players the caller blocks, oldest first. Nobody is told they are blocked."""
+    found = await social.blocked(session, player_id=player.id)
+    return BlocksOut(
+        blocked=[BlockedOut(player_id=t.player_id, name=t.name, since=t.since) for t in found]
     )
