@@ -444,10 +444,13 @@ class NotificationsOut(BaseModel):
     unread: int
 
 
+NotificationId = Annotated[int, Field(ge=1, le=2**31 - 1)]
+
+
 class MarkReadIn(_Strict):
     """Exactly one of ``ids`` and ``all``."""
 
-    ids: list[int] | None = Field(default=None, min_length=1, max_length=100)
+    ids: list[NotificationId] | None = Field(default=None, min_length=1, max_length=100)
     all: Literal[True] | None = None
 
     @model_validator(mode="after")

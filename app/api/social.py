@@ -20,6 +20,10 @@ from app.api.schemas import (
     BlocksOut,
     FriendOut,
     FriendsOut,
+    MarkReadIn,
+    MarkReadOut,
+    NotificationOut,
+    NotificationsOut,
     RequestOut,
     TieOut,
 )
@@ -181,3 +185,40 @@ async def list_blocks(player: CurrentPlayer, session: SessionDep) -> BlocksOut:
     return BlocksOut(
         blocked=[BlockedOut(player_id=t.player_id, name=t.name, since=t.since) for t in found]
     )
+
+
+# --- notifications --------------------------------------------------------------------------------
+
+
+@router.get("/notifications", responses=AUTH)
+async def list_notifications(player: CurrentPlayer, session: SessionDep) -> NotificationsOut:
+    """The caller's stored notifications (the last 100), newest first, and how many are unread."""
+    inbox = await social.inbox(session, player_id=player.id)
+    return NotificationsOut(
+        notifications=[
+            NotificationOut(
+                id=row.id,
+                kind=row.kind,  # type: ignore[arg-type]  # only NotificationKind is stored
+                payload=row.payload,
+                created_at=row.created_at,
+                read=row.read_at is not None,
+            )
+            for row in inbox.notifications
+        ],
+        unread=inbox.unread,
+    )
+
+
+@router.post(
+    "/notifications/read",
+    responses={**AUTH, 422: _err("Neither or both of `ids` and `all`, or more than 100 ids")},
+)
+async def read_notifications(
+    body: MarkReadIn, player: CurrentPlayer, session: SessionDep
+) -> MarkReadOut:
+    """Mark the caller's notifications ``ids`` read (ids that are not, or no longer, the
+    caller's are passed over), or all of them with ``{"all": true}``."""
+    marked = await social.mark_read(session, player_id=player.id, ids=body.ids)
+    await session.commit()
+    inbox = await social.inbox(session, player_id=player.id)
+    return MarkReadOut(marked=marked, unread=inbox.unread)
