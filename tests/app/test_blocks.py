@@ -206,6 +206,7 @@ async def test_the_blocker_does_not_hear_the_blocked_at_a_shared_table(
         for each in [*seats, watcher]:
             await each.connect()
         auth = {"Authorization": f"Bearer {ayu['token']}"}
+        before = len(seats[1].received)
         response = await lobby.http.post(f"/api/blocks/{budi['player_id']}", headers=auth)
         assert response.status_code == 204, response.text
 
@@ -217,6 +218,8 @@ async def test_the_blocker_does_not_hear_the_blocked_at_a_shared_table(
         for each in [*seats, watcher]:
             await each.wait_for(lambda c=each: "dari Citra" in heard(c))
         assert heard(seats[0]) == ["dari Citra"]
+        # Budi is told nothing: no room frame came with the block (a reload would send one).
+        assert "room" not in {m["type"] for m in seats[1].received[before:]}
         for each in [*seats[1:], watcher]:  # everyone else hears both; spectating is unaffected
             assert heard(each) == ["dari Budi", "🔥", "mantap", "dari Citra"]
         await seats[0].send({"type": "chat", "text": "dari Ayu"})
