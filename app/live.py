@@ -40,7 +40,8 @@ class LiveTables(Protocol):
         """A set starts: the room's status is "playing" (already committed)."""
 
     async def seats_changed(self, room_id: str) -> None:
-        """Seats, settings or host changed (already committed): reload the room."""
+        """Seats, settings, host, or the blocks among the seated players changed (already
+        committed): reload the room."""
 
     async def room_closed(self, room_id: str, reason: str) -> None:
         """The room is closed (already committed; ``reason`` is its CloseReason): every socket

@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
     rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
     rate_admin: str = "60/minute"  # every /api/admin call, per address (checked before the token)
+    # POST /api/friends/{id} (requests and acceptances): per address, and per player (any address)
+    rate_friends: str = "20/minute;200/day"
+    rate_blocks: str = "30/minute"  # POST and DELETE /api/blocks/{id}, per address
+    max_friends: int = Field(default=500, gt=0)  # friendships per player
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -119,6 +123,8 @@ class Settings(BaseSettings):
         "rate_login",
         "rate_login_user",
         "rate_admin",
+        "rate_friends",
+        "rate_blocks",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -58,6 +58,11 @@ ErrorCode = Literal[
     "not_playing",
     # players and operators
     "banned",
+    # friends and blocks
+    "player_not_found",
+    "not_yourself",
+    "friend_limit",
+    "player_blocked",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 
 import engine
 from app import presets as rs
+from app.players.social import NotificationKind
 from app.presets import (
     BotKind,
     CloseReason,
@@ -382,3 +383,83 @@ class HealthOut(BaseModel):
     database: Literal["ok", "error"]
     redis: Literal["ok", "error", "disabled"]
     node: str = Field(description="This server process's id (several nodes: who answered)")
+
+
+# --- friends, blocks, notifications (app/api/social.py) -----------------------------------------
+
+
+class FriendOut(BaseModel):
+    player_id: str
+    name: str
+    online: bool = Field(
+        description="Always false until presence arrives with the player socket (/ws/me)"
+    )
+    table: str | None = Field(
+        description="The code of the table the friend is at; null until presence (/ws/me)"
+    )
+    since: datetime = Field(description="When the two became friends")
+
+
+class RequestOut(BaseModel):
+    player_id: str
+    name: str
+    since: datetime = Field(description="When the request was sent")
+
+
+class FriendsOut(BaseModel):
+    friends: list[FriendOut]
+    incoming: list[RequestOut] = Field(description="Requests waiting for the caller's answer")
+    outgoing: list[RequestOut] = Field(description="The caller's requests, not yet answered")
+
+
+class TieOut(BaseModel):
+    player_id: str
+    state: Literal["friends", "outgoing"] = Field(
+        description="`friends`, or `outgoing`: the request waits for their answer"
+    )
+
+
+class BlockedOut(BaseModel):
+    player_id: str
+    name: str
+    since: datetime
+
+
+class BlocksOut(BaseModel):
+    blocked: list[BlockedOut]
+
+
+class NotificationOut(BaseModel):
+    id: int
+    kind: NotificationKind
+    payload: dict[str, Any] = Field(
+        description="`friend_request`, `friend_accepted`: the other player's `player_id`, `name`"
+    )
+    created_at: datetime
+    read: bool
+
+
+class NotificationsOut(BaseModel):
+    notifications: list[NotificationOut] = Field(description="The last 100, newest first")
+    unread: int
+
+
+NotificationId = Annotated[int, Field(ge=1, le=2**31 - 1)]
+
+
+class MarkReadIn(_Strict):
+    """Exactly one of ``ids`` and ``all``."""
+
+    ids: list[NotificationId] | None = Field(default=None, min_length=1, max_length=100)
+    all: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> MarkReadIn:
+        if (self.ids is None) == (self.all is None):
+            raise ValueError('send either "ids": [...] or "all": true')
+        return self
+
+
+class MarkReadOut(BaseModel):
+    marked: int = Field(description="Notifications that were unread and are read now")
+    unread: int

@@ -4,7 +4,8 @@ The lists, the checks and the limit; what the table does with a message is in
 app/rooms/talk.py.
 
 What a table's chat may carry and who hears it. Seats' messages go to everyone at the table,
-spectators' only to the spectators (so onlookers cannot coach a seat). The server relays the
+spectators' only to the spectators (so onlookers cannot coach a seat), and never to a seated
+player who blocks the sender (``RoomInfo.blocks``). The server relays the
 players' own words and adds nothing about the game. Reactions are fleeting (never kept); chat
 lines and phrases are kept, the last ``HISTORY_LINES`` per table, in memory only, and sent to a
 socket after its ``welcome``.
@@ -47,10 +48,12 @@ class ChatRefused(GapleError):
 
 @dataclass(slots=True)
 class ChatState:
-    """A table's chat: the kept lines (each with whether only spectators may see it) and each
-    sender's recent message times for the rate limit."""
+    """A table's chat: the kept lines (each with whether only spectators may see it and its
+    sender's player id) and each sender's recent message times for the rate limit."""
 
-    lines: deque[tuple[bool, KeptLine]] = field(default_factory=lambda: deque(maxlen=HISTORY_LINES))
+    lines: deque[tuple[bool, str, KeptLine]] = field(
+        default_factory=lambda: deque(maxlen=HISTORY_LINES)
+    )
     recent: dict[str, deque[float]] = field(default_factory=dict)
 
 
@@ -103,5 +106,13 @@ def take(chat: ChatState, sender: str, now: float, count: int, window: float) ->
             del chat.recent[key]
 
 
-def visible(lines: deque[tuple[bool, KeptLine]], spectator: bool) -> list[KeptLine]:
-    return [frame for only_spectators, frame in lines if spectator or not only_spectators]
+def visible(
+    lines: deque[tuple[bool, str, KeptLine]], spectator: bool, unheard: frozenset[str]
+) -> list[KeptLine]:
+    """The kept lines a viewer may see: a spectator every one, a seat the seats' lines; none of
+    a sender in ``unheard`` (players the viewer blocks)."""
+    return [
+        frame
+        for only_spectators, sender, frame in lines
+        if (spectator or not only_spectators) and sender not in unheard
+    ]

@@ -333,6 +333,14 @@ def _room_loaded(
     before = state.room
     if room is not None:
         state.room = room
+        if (
+            purpose != "started"
+            and room.blocks != before.blocks
+            and replace(room, blocks=before.blocks) == before
+        ):
+            # Only who blocks whom changed: that is the blocker's business, and a room frame
+            # out of nowhere would tell the blocked player something happened.
+            return []
     if state.room.status == "closed":
         return seating.handle(state, Closed(), now)
     fx: list[Effect] = []

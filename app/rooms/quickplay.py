@@ -2,17 +2,18 @@
 
 Callers with the same settings are served one at a time, on every node: PostgreSQL takes a
 transaction-scoped advisory lock on the settings key, SQLite (one writer) takes its write lock
-first. So two callers at once never get the same seat, and never open two half-empty tables when
-one would do: the second sees the first one's table and sits there.
+first (app/store/locks.py). So two callers at once never get the same seat, and never open two
+half-empty tables when one would do: the second sees the first one's table and sits there.
+Two players where one blocks the other are never seated at one table: the check is made under
+the same lock as the choice of the table.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, exists, select, text, update
+from sqlalchemy import ColumnElement, and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.presets import (
@@ -24,7 +25,8 @@ from app.presets import (
     seat_count,
 )
 from app.rooms import lifecycle
-from app.store import rooms
+from app.store import rooms, social
+from app.store.locks import serialise
 from app.store.models import GameSet, Room, Seat
 
 
@@ -55,17 +57,6 @@ class Seated:
     closed: tuple[str, ...] = ()  # of those, the ones left with nobody (closed: no_host)
 
 
-async def serialise(session: AsyncSession, key: str) -> None:
-    """Hold, until the transaction ends, the lock that orders writers of ``key`` on every node."""
-    if session.get_bind().dialect.name == "postgresql":
-        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
-        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": number})
-    else:
-        # SQLite: a write statement (it changes nothing) takes the database's one write lock, so
-        # what is read next cannot change before the commit. Waits in the busy timeout.
-        await session.execute(update(Room).where(Room.id.is_(None)).values(quickplay=True))
-
-
 def never_played() -> ColumnElement[bool]:
     """The SQL condition of a room that has not started a set yet. A quick-play room ``open``
     after a set is not waiting for players: it shows its result until its players choose."""
@@ -94,11 +85,15 @@ async def _my_waiting_rooms(session: AsyncSession, player_id: str) -> list[Room]
     return list((await session.execute(query)).scalars())
 
 
-async def _table_with_a_seat(session: AsyncSession, choice: Choice) -> Room | None:
-    """The longest-waiting table of this choice with an empty seat (locked)."""
+async def _table_with_a_seat(session: AsyncSession, choice: Choice, avoid: set[str]) -> Room | None:
+    """The longest-waiting table of this choice with an empty seat (locked) where none of
+    ``avoid`` sits."""
+    apart = ~exists(
+        select(Seat.seat).where(Seat.room_id == Room.id, Seat.player_id.in_(avoid)).correlate(Room)
+    )
     query = (
         select(Room)
-        .where(*_waiting(choice), rooms.has_empty_seat())
+        .where(*_waiting(choice), rooms.has_empty_seat(), *([apart] if avoid else []))
         .order_by(Room.created_at, Room.id)
         .limit(1)
         .with_for_update()
@@ -111,7 +106,8 @@ async def seat_player(
 ) -> Seated:
     """Seat the player (flushes, never commits). A player already waiting at a table of this
     choice keeps that seat; waiting at another quick-play table, or seated at one whose set is
-    over, they leave it first (Play now is a new set, never the finished one again)."""
+    over, they leave it first (Play now is a new set, never the finished one again). Never at a
+    table where a player sits whom they block or who blocks them."""
     await serialise(session, choice.key)
     left: list[str] = []
     closed: list[str] = []
@@ -124,7 +120,9 @@ async def seat_player(
         if room.host_id == player_id:
             await lifecycle.hand_over_host(session, room_id=room.id)
         (closed if room.status == "closed" else left).append(room.id)
-    found = await _table_with_a_seat(session, choice)
+    # Read under the lock: a player who sits meanwhile waits for it, and then sees this one.
+    avoid = await social.blocked_either_way(session, player_id=player_id)
+    found = await _table_with_a_seat(session, choice, avoid)
     room = found or await _new_table(session, player_id=player_id, choice=choice, new_code=new_code)
     taken = {s.seat for s in await rooms.get_seats(session, room_id=room.id)}
     seat = min(n for n in range(seat_count(room.settings)) if n not in taken)

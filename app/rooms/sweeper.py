@@ -132,7 +132,7 @@ class Sweeper:
         no longer a candidate (another node took it, or it changed)."""
         async with self.db.session() as session:
             if session.get_bind().dialect.name == "sqlite":
-                # Take SQLite's write lock before reading (see app/rooms/quickplay.serialise).
+                # Take SQLite's write lock before reading (see app/store/locks.serialise).
                 await session.execute(update(Room).where(Room.id.is_(None)).values(quickplay=True))
             query = select(Room.id).where(Room.id == room_id, *conditions)
             locked = await session.scalar(query.with_for_update(skip_locked=True))

@@ -41,16 +41,28 @@ def on_message(
     frame = _frame(state, viewer, message, ms(now))
     config = state.config
     take(state.chat, viewer.player_id, now, config.chat_rate_count, config.chat_rate_window)
+    sender = viewer.player_id
     only_spectators = viewer.seat is None
     if frame["type"] != "react":
-        state.chat.lines.append((only_spectators, frame))
-    to = tuple(c for c, v in state.viewers.items() if v.seat is None or not only_spectators)
+        state.chat.lines.append((only_spectators, sender, frame))
+    blocks = state.room.blocks
+    to = tuple(
+        c
+        for c, v in state.viewers.items()
+        if (v.seat is None or not only_spectators) and (v.player_id, sender) not in blocks
+    )
     return [Send(to, (dumps(frame),))]
+
+
+def unheard(state: TableState, viewer: Viewer) -> frozenset[str]:
+    """The players whose talk ``viewer`` does not receive: the ones its player blocks, among
+    the seated players (``RoomInfo.blocks``; a block does not change what spectators hear)."""
+    return frozenset(b for a, b in state.room.blocks if a == viewer.player_id)
 
 
 def history(state: TableState, viewer: Viewer) -> list[str]:
     """The kept lines ``viewer`` may see, as one ``chat_history`` frame (none when empty)."""
-    lines = visible(state.chat.lines, viewer.seat is None)
+    lines = visible(state.chat.lines, viewer.seat is None, unheard(state, viewer))
     return [dumps(ChatHistory(type="chat_history", lines=lines))] if lines else []
 
 

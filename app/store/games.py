@@ -21,7 +21,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.store import players, rooms
+from app.store import players, rooms, social
 from app.store.db import Database
 from app.store.models import FAIR_SHUFFLE, Base, Deal, GameSet, Move, Room, Seat, seat_count
 from app.store.records import (
@@ -81,6 +81,9 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
         status=room.status,
         settings=dict(room.settings),
         seats=tuple(infos),
+        blocks=await social.blocks_among(
+            session, player_ids=[s.player_id for s in seats if s.player_id]
+        ),
     )
 
 

@@ -308,3 +308,61 @@ class DeploymentMark(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(200))
     marked_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# --- the social graph: friends, blocks, notifications (app/players/social.py) -------------------
+
+FRIENDSHIP_STATES = ("requested", "friends")
+_FRIENDSHIP_STATE_CHECK = "state IN (" + ", ".join(f"'{s}'" for s in FRIENDSHIP_STATES) + ")"
+
+
+class Friendship(Base):
+    """One row per unordered pair of players: ``low_id < high_id`` (the two ids sorted), so that
+    a pair has one row whoever asked first, and two requests crossing each other meet on the
+    primary key. ``state`` is ``requested`` (``requester_id`` asked, the other has not answered)
+    or ``friends``. No row: nothing between them (a declined, cancelled or ended tie is deleted).
+    """
+
+    __tablename__ = "friendships"
+    __table_args__ = (
+        CheckConstraint("low_id < high_id", name="ordered_pair"),
+        CheckConstraint("requester_id = low_id OR requester_id = high_id", name="requester"),
+        CheckConstraint(_FRIENDSHIP_STATE_CHECK, name="state"),
+        Index(None, "high_id"),  # the pair's other side (low_id leads the primary key)
+    )
+
+    low_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    high_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    requester_id: Mapped[str] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)  # when it was asked
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)  # when it last changed state
+
+
+class Block(Base):
+    """``blocker_id`` blocks ``blocked_id`` (one direction; each may block the other)."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (
+        CheckConstraint("blocker_id <> blocked_id", name="not_self"),
+        Index(None, "blocked_id"),
+    )
+
+    blocker_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Notification(Base):
+    """Something that happened for a player while they may have been away (``kind`` and its
+    ``payload``); ``read_at`` once they marked it read. The last 100 per player are kept."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_player_id_id", "player_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    read_at: Mapped[datetime | None]

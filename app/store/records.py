@@ -32,6 +32,9 @@ class RoomInfo:
     status: str
     settings: dict[str, Any]
     seats: tuple[SeatInfo, ...]
+    # (blocker, blocked) for every block between two of the seated players: the blocker hears
+    # nothing the blocked one says at this table (app/rooms/talk.py).
+    blocks: frozenset[tuple[str, str]] = frozenset()
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:

@@ -221,3 +221,14 @@ async def get_seats_of_rooms(
     for seat in result.scalars():
         by_room.setdefault(seat.room_id, []).append(seat)
     return by_room
+
+
+async def live_rooms_of(session: AsyncSession, *, player_id: str) -> list[str]:
+    """The ids of the rooms not over (``open`` or ``playing``) where the player has a seat."""
+    query = (
+        select(Room.id)
+        .join(Seat, Seat.room_id == Room.id)
+        .where(Seat.player_id == player_id, Room.status.in_(("open", "playing")))
+        .order_by(Room.id)
+    )
+    return list((await session.execute(query)).scalars())

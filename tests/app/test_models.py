@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, StatementError
 
-from app.store import players, rooms
+from app.store import players, rooms, social
 from app.store.db import Database
-from app.store.models import Deal, GameSet, Move, Score
+from app.store.models import Deal, Friendship, GameSet, Move, Score
 
 
 @pytest.fixture
@@ -67,3 +67,34 @@ async def test_constraints(db: Database) -> None:
         assert host is not None
         with pytest.raises(StatementError, match="naive"):
             await players.touch_player(s, player=host, now=datetime(2025, 1, 1))
+
+
+async def test_social_constraints_and_notifications_kept(db: Database) -> None:
+    async with db.session() as s:
+        a = await players.create_player(s, name="Ayu", token_hash="h1")
+        b = await players.create_player(s, name="Budi", token_hash="h2")
+        await s.commit()
+        ids = sorted([a.id, b.id])
+        a_id = a.id
+        with pytest.raises(IntegrityError):  # one row per pair: the ids in order
+            s.add(Friendship(low_id=ids[1], high_id=ids[0], requester_id=ids[0], state="friends"))
+            await s.flush()
+        await s.rollback()
+        with pytest.raises(IntegrityError):  # the requester is one of the pair
+            s.add(Friendship(low_id=ids[0], high_id=ids[1], requester_id="x", state="requested"))
+            await s.flush()
+        await s.rollback()
+        with pytest.raises(IntegrityError):  # no other state
+            s.add(Friendship(low_id=ids[0], high_id=ids[1], requester_id=ids[0], state="maybe"))
+            await s.flush()
+        await s.rollback()
+        with pytest.raises(IntegrityError):  # nobody blocks themselves
+            await social.add_block(s, blocker_id=a_id, blocked_id=a_id)
+        await s.rollback()
+        for n in range(7):
+            await social.add_notification(
+                s, player_id=a_id, kind="friend_request", payload={"n": n}, keep=5
+            )
+        await s.commit()
+        kept = await social.notifications_of(s, player_id=a_id)
+        assert [row.payload["n"] for row in kept] == [6, 5, 4, 3, 2]  # the last 5, newest first

@@ -321,6 +321,9 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
         ("/api/practice", "post"),  # each call opens a table
         ("/api/sessions", "post"),  # logins, per address (and per username inside the call)
+        ("/api/friends/{player_id}", "post"),  # per address (and per player inside the call)
+        ("/api/blocks/{player_id}", "post"),
+        ("/api/blocks/{player_id}", "delete"),
         # the operators' API, every call (before its token is checked)
         ("/api/admin/tables", "get"),
         ("/api/admin/rooms/{code}", "delete"),

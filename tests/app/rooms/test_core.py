@@ -39,7 +39,7 @@ from app.rooms.effects import (
     StoreMove,
     TurnDue,
 )
-from app.rooms.protocol import Play
+from app.rooms.protocol import Chat, Play
 from app.rooms.state import TableConfig, TableState
 from app.settings import Settings
 from app.store.records import RoomInfo, SeatInfo
@@ -268,3 +268,19 @@ def test_a_move_id_of_an_earlier_set_is_refused_and_never_applied_again() -> Non
     assert stored(effects) == []
     assert [f["code"] for f in sent_to(effects, message.conn)] == ["move_expired"]
     assert state.move_seq == 0
+
+
+def test_a_block_reloaded_changes_who_hears_whom_and_tells_nobody() -> None:
+    state = started()  # p0..p3 in seats 0..3 (connections 0..3), a spectator on connection 9
+    blocked = replace(state.room, blocks=frozenset({("p0", "p1")}))
+    assert run(state, RoomLoaded(blocked, "changed"), T0 + 1) == []  # no room frame, no presence
+    assert state.room.blocks == {("p0", "p1")}
+    said = run(state, Message(1, Chat(type="chat", text="halo")), T0 + 2)
+    assert sent_to(said, 0) == []  # p0 blocks p1
+    for conn in (1, 2, 3, 9):  # the sender, the other seats, the spectator
+        assert [f["text"] for f in sent_to(said, conn)] == ["halo"]
+    answered = run(state, Message(0, Chat(type="chat", text="hai")), T0 + 3)
+    assert [f["text"] for f in sent_to(answered, 1)] == ["hai"]  # one direction only
+    # A seat change alongside is announced as ever.
+    moved = replace(blocked, blocks=frozenset(), status="closed")
+    assert run(state, RoomLoaded(moved, "changed"), T0 + 4) != []
