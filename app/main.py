@@ -171,9 +171,8 @@ def table_manager(app: FastAPI) -> TableManager:
     settings: Settings = app.state.settings
     config = TableConfig.from_settings(settings)
     configure_shared_runner(settings.bot_workers)  # hard bots think in these processes
-    manager = TableManager(
-        SqlGameStore(app.state.db), clock=SystemClock(), config=config, metrics=app.state.metrics
-    )
+    store = SqlGameStore(app.state.db, bot_fill=settings.quickplay_bot_fill_seconds)
+    manager = TableManager(store, clock=SystemClock(), config=config, metrics=app.state.metrics)
     if settings.redis_url:
         from redis.asyncio import Redis
 

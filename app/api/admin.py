@@ -209,7 +209,11 @@ async def admin_close_room(
         await lobby.close(session, room=room, player=None, reason="admin")
         await live.room_closed(room.id, "admin")
         return await lobby.room_view(
-            session, room=room, live=live, base_url=_base_url(request, settings)
+            session,
+            room=room,
+            live=live,
+            base_url=_base_url(request, settings),
+            bot_fill=settings.quickplay_bot_fill_seconds,
         )
 
 
@@ -249,7 +253,11 @@ async def admin_remove_player(
         outcome.text = f"ok: player {player_id} removed"
         await live.player_removed(room.id, player_id)
         return await lobby.room_view(
-            session, room=room, live=live, base_url=_base_url(request, settings)
+            session,
+            room=room,
+            live=live,
+            base_url=_base_url(request, settings),
+            bot_fill=settings.quickplay_bot_fill_seconds,
         )
 
 

@@ -56,6 +56,8 @@ ErrorCode = Literal[
     "quickplay_room",
     "set_in_progress",
     "not_playing",
+    "not_quickplay",
+    "not_seated",
     # players and operators
     "banned",
     # friends and blocks

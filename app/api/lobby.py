@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -37,10 +38,11 @@ from app.presets import (
     seat_count,
     with_defaults,
 )
-from app.rooms import lifecycle
+from app.rooms import lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.store import players, rooms
 from app.store.models import Player, Room, Seat
+from app.store.types import utcnow
 
 # No 0/O, 1/I/L: codes are read aloud and typed on phones.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -286,8 +288,12 @@ async def _occupy(
         raise Conflict(f"seat {seat} is taken", code="seat_taken", field="seat") from None
 
 
-async def leave(session: AsyncSession, *, room: Room, player: Player, seat: int) -> None:
-    """Stand up from one's own seat, or (host) remove a bot."""
+async def leave(
+    session: AsyncSession, *, room: Room, player: Player, seat: int
+) -> quickplay.Departure:
+    """Stand up from one's own seat, or (host) remove a bot. In a quick-play room the rules of
+    ``quickplay.stand_up`` follow: the last human's departure closes it, and after a set the
+    next one starts if everyone still seated chose "play again"."""
     _require_seat(room, seat)
     _require_open(room)
     occupant = next(
@@ -299,9 +305,15 @@ async def leave(session: AsyncSession, *, room: Room, player: Player, seat: int)
         if occupant.bot is None:
             raise Forbidden("you can only leave your own seat", code="not_your_seat")
         _require_host(room, player)
+    elif room.quickplay:
+        with transition():
+            departure = await quickplay.stand_up(session, room=room, seat=seat, player_id=player.id)
+        await session.commit()
+        return departure
     await rooms.vacate_seat(session, room_id=room.id, seat=seat)
     await rooms.update_room(session, room=room)
     await session.commit()
+    return "left"
 
 
 async def change_settings(
@@ -334,6 +346,21 @@ async def change_settings(
     await session.commit()
 
 
+async def again(session: AsyncSession, *, room: Room, player: Player) -> bool:
+    """Quick play, after a set: the player chooses "play again"; True if the next set started."""
+    with transition():
+        started = await quickplay.again(session, room=room, player_id=player.id)
+    await session.commit()
+    return started
+
+
+async def start_now(session: AsyncSession, *, room: Room, player: Player) -> None:
+    """Quick play: "start now with bots"."""
+    with transition():
+        await quickplay.start_now(session, room=room, player_id=player.id)
+    await session.commit()
+
+
 async def start(session: AsyncSession, *, room: Room, player: Player) -> None:
     """The one way to start a set (the first, and each next one once the room is open again)."""
     with transition():
@@ -360,9 +387,11 @@ def share_link(base_url: str, code: str) -> str:
 
 
 async def room_view(
-    session: AsyncSession, *, room: Room, live: LiveTables, base_url: str
+    session: AsyncSession, *, room: Room, live: LiveTables, base_url: str, bot_fill: float
 ) -> RoomOut:
+    """The room as REST shows it; ``bot_fill``: GAPLE_QUICKPLAY_BOT_FILL_SECONDS."""
     seats = await rooms.get_seats(session, room_id=room.id)
+    due = await quickplay.due(session, room, fill=timedelta(seconds=bot_fill))
     names = await players.get_player_names(
         session, player_ids=[room.host_id, *(s.player_id for s in seats if s.player_id)]
     )
@@ -375,7 +404,14 @@ async def room_view(
         else:
             name = names.get(s.player_id) if s.player_id else None
             seat_views.append(
-                SeatOut(seat=number, player_id=s.player_id, name=name, bot=s.bot, left_by=s.left_by)
+                SeatOut(
+                    seat=number,
+                    player_id=s.player_id,
+                    name=name,
+                    bot=s.bot,
+                    left_by=s.left_by,
+                    ready=s.ready_at is not None,
+                )
             )
     return RoomOut(
         id=room.id,
@@ -388,6 +424,7 @@ async def room_view(
         settings=RoomSettings.model_validate(with_defaults(room.settings)),
         seats=seat_views,
         seats_taken=len(seats),
+        bots_in_ms=None if due is None else quickplay.ms_until(due, utcnow()),
         humans_online=room.humans_online,
         spectators=live.spectator_count(room.id),
         created_at=room.created_at,

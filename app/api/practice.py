@@ -108,6 +108,10 @@ async def start_practice(
     await live.seats_changed(room.id)
     await live.room_started(room.id)
     view = await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
     return PracticeOut(room=view, seat=PLAYER_SEAT)

@@ -1,5 +1,6 @@
-"""POST /api/quickplay: a seat at a waiting public table with the chosen settings, or a new one.
-Thin: parse, seat (app.rooms.quickplay), commit, notify the live layer."""
+"""POST /api/quickplay: a seat at a waiting public table with the chosen settings, or a new one;
+POST /api/rooms/{code}/again and /fill: "play again" after a set, "start now with bots".
+Thin: parse, call app.rooms.quickplay (through app.api.lobby), commit, notify the live layer."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from app.api import lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
-from app.api.rooms import AUTH, BAD, _base_url
-from app.api.schemas import QuickplayIn, QuickplayOut
+from app.api.rooms import AUTH, BAD, ROOM, STATE, _base_url
+from app.api.schemas import QuickplayIn, QuickplayOut, RoomOut
 from app.rooms import quickplay
 
 router = APIRouter(tags=["rooms"])
@@ -41,12 +42,78 @@ async def quick_play(
     await session.commit()
     for room_id in seated.left:
         await live.seats_changed(room_id)
+    for room_id in seated.restarted:
+        await live.room_started(room_id)
     for room_id in seated.closed:
         await live.room_closed(room_id, "no_host")
     await live.seats_changed(seated.room.id)
     if seated.started:
         await live.room_started(seated.room.id)
     room = await lobby.room_view(
-        session, room=seated.room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=seated.room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
     return QuickplayOut(room=room, seat=seated.seat)
+
+
+@router.post(
+    "/rooms/{code}/again",
+    responses={**AUTH, **ROOM, **STATE},
+    dependencies=[Depends(rate_limit("seats"))],
+)
+async def play_again(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    """Quick play, after a set: the seated caller chooses "play again" (again is harmless).
+    Once every seated human has, the next set starts at the same table, bots in any empty
+    seat; otherwise bots fill GAPLE_QUICKPLAY_BOT_FILL_SECONDS after the first choice, taking
+    the seats of those who did not choose it too (`bots_in_ms`)."""
+    room = await lobby.load_room(session, code=code, for_update=True)
+    started = await lobby.again(session, room=room, player=player)
+    await live.seats_changed(room.id)
+    if started:
+        await live.room_started(room.id)
+    return await lobby.room_view(
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
+    )
+
+
+@router.post(
+    "/rooms/{code}/fill",
+    responses={**AUTH, **ROOM, **STATE},
+    dependencies=[Depends(rate_limit("seats"))],
+)
+async def start_with_bots(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+) -> RoomOut:
+    """Quick play: "start now with bots". The seated caller does now what the bot fill would
+    do later: bots into the empty seats (after a set: the caller chooses "play again", and bots
+    take the seats of those who did not), and the set starts."""
+    room = await lobby.load_room(session, code=code, for_update=True)
+    await lobby.start_now(session, room=room, player=player)
+    await live.seats_changed(room.id)
+    await live.room_started(room.id)
+    return await lobby.room_view(
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
+    )

@@ -61,7 +61,11 @@ async def create_room(
         session, host=player, settings=body, rooms_per_player=settings.rooms_per_player
     )
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -89,7 +93,11 @@ async def get_room(
 ) -> RoomOut:
     room = await lobby.load_room(session, code=code)
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -107,7 +115,11 @@ async def close_room(
     await lobby.close(session, room=room, player=player)
     await live.room_closed(room.id, "host_closed")
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -129,7 +141,11 @@ async def sit(
     await lobby.sit(session, room=room, player=player, seat=seat)
     await live.seats_changed(room.id)
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -147,11 +163,23 @@ async def leave(
     settings: SettingsDep,
     live: LiveDep,
 ) -> RoomOut:
+    """Stand up from one's own seat, or (host) remove a bot. Leaving a quick-play room so that no
+    human is seated closes it (`no_host`); after a set, the next one starts if everyone still
+    seated chose "play again"."""
     room = await lobby.load_room(session, code=code, for_update=True)
-    await lobby.leave(session, room=room, player=player, seat=seat)
-    await live.seats_changed(room.id)
+    departure = await lobby.leave(session, room=room, player=player, seat=seat)
+    if departure == "closed":
+        await live.room_closed(room.id, "no_host")
+    else:
+        await live.seats_changed(room.id)
+    if departure == "started":
+        await live.room_started(room.id)
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -174,7 +202,11 @@ async def seat_bot(
     await lobby.seat_bot(session, room=room, player=player, seat=seat, kind=body.kind)
     await live.seats_changed(room.id)
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -193,7 +225,11 @@ async def change_settings(
     # The live table shows the settings and, with them, the number of seats (Klasik: 4 or 5).
     await live.seats_changed(room.id)
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )
 
 
@@ -210,5 +246,9 @@ async def start(
     await lobby.start(session, room=room, player=player)
     await live.room_started(room.id)
     return await lobby.room_view(
-        session, room=room, live=live, base_url=_base_url(request, settings)
+        session,
+        room=room,
+        live=live,
+        base_url=_base_url(request, settings),
+        bot_fill=settings.quickplay_bot_fill_seconds,
     )

@@ -176,6 +176,10 @@ class SeatOut(BaseModel):
         default=None,
         description="On a bot's seat: the player who left it, who may take it back (POST seats)",
     )
+    ready: bool = Field(
+        default=False,
+        description='Quick play, after a set: this seat\'s player chose "play again" (POST again)',
+    )
 
 
 class RoomOut(BaseModel):
@@ -194,6 +198,12 @@ class RoomOut(BaseModel):
         "only `seat`"
     )
     seats_taken: int
+    bots_in_ms: int | None = Field(
+        default=None,
+        description="Quick play: milliseconds until bots fill the empty seats (and, after a set, "
+        'those of players who did not choose "play again") and the set starts; null if no bot '
+        "fill is pending",
+    )
     humans_online: int = Field(description="Seated humans connected to the table right now")
     spectators: int
     created_at: datetime

@@ -299,7 +299,7 @@ def _committed(state: TableState, move: PendingMove, now: float) -> list[Effect]
     fx.append(schedule(state, now))
     fx += _broadcast_events(state, first, now)
     if over:
-        fx.append(_broadcast(state, frames.room(state.room, state.spectators)))
+        fx.append(_broadcast(state, frames.room(state.room, state.spectators, now)))
     fx.append(Metric(move.kind, move.received))
     return fx + seating.after_move(state, move, over=over)
 
@@ -358,7 +358,7 @@ def _room_loaded(
             fx.append(Send((conn,), (_welcome(state, conn, now), history.snapshot(seat))))
         elif ruled:
             fx.append(Send((conn,), (state.history(now).snapshot(seat),)))
-    fx.append(_broadcast(state, frames.room(state.room, state.spectators)))
+    fx.append(_broadcast(state, frames.room(state.room, state.spectators, now)))
     fx.append(_presence(state))
     if (
         purpose == "started"

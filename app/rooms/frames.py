@@ -64,8 +64,8 @@ def ack(move_id: str, set_number: int, seq: int) -> str:
     return dumps(Ack(type="ack", move_id=move_id, set=set_number, seq=seq))
 
 
-def room(info: RoomInfo, spectators: int) -> str:
-    return dumps(RoomFrame(type="room", room=info.public(spectators)))
+def room(info: RoomInfo, spectators: int, now: float) -> str:
+    return dumps(RoomFrame(type="room", room=info.public(spectators, now)))
 
 
 def welcome(
@@ -77,7 +77,7 @@ def welcome(
             role="spectator" if seat is None else "seat",
             seat=seat,
             player_id=player_id,
-            room=info.public(spectators),
+            room=info.public(spectators, now),
             server_time=ms(now),
         )
     )

@@ -49,7 +49,8 @@ TRANSITIONS: dict[str, tuple[Status, ...]] = {
 
 class LifecycleError(GapleError):
     """A transition that is not allowed. ``code``: room_not_open, room_closed, set_in_progress,
-    not_playing, seats_not_filled, not_host, room_not_found."""
+    not_playing, seats_not_filled, not_host, room_not_found; quick play's "play again" and
+    "start now with bots" (app/rooms/quickplay.py) add not_quickplay and not_seated."""
 
 
 def check_transition(current: str, new: Status) -> None:

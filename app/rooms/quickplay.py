@@ -10,13 +10,16 @@ the same lock as the choice of the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
 
 from sqlalchemy import ColumnElement, and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.presets import (
+    QUICKPLAY_BOT,
     QUICKPLAY_RATED,
     Mode,
     QuickplayPreset,
@@ -25,9 +28,11 @@ from app.presets import (
     seat_count,
 )
 from app.rooms import lifecycle
+from app.rooms.lifecycle import LifecycleError
 from app.store import rooms, social
 from app.store.locks import serialise
 from app.store.models import GameSet, Room, Seat
+from app.store.types import utcnow
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,146 @@ class Seated:
     started: bool  # every seat holds a human: the set started at once
     left: tuple[str, ...]  # other waiting quick-play rooms the player left (ids)
     closed: tuple[str, ...] = ()  # of those, the ones left with nobody (closed: no_host)
+    restarted: tuple[str, ...] = ()  # of those, finished ones whose next set started
+
+
+def waiting(room: Room, *, played: bool) -> bool:
+    """The one rule of what a quick-play room is waiting for. True: a fresh room waiting for
+    players (bots fill it GAPLE_QUICKPLAY_BOT_FILL_SECONDS after the last human sat down). False:
+    anything else; in particular a room ``open`` again after a set is *finished*: its result
+    stays, and each player chooses "play again" (``again``) or leaves (``finished``)."""
+    return room.quickplay and room.status == "open" and not played
+
+
+def finished(room: Room, *, played: bool) -> bool:
+    """An ``open`` quick-play room after a set: its players choose "play again" or leave."""
+    return room.quickplay and room.status == "open" and played
+
+
+def bots_at(room: Room, seats: Sequence[Seat], *, played: bool, fill: timedelta) -> datetime | None:
+    """When bots fill the room and its set starts, or None if nothing is pending. A waiting
+    room: ``fill`` after the last human sat down. A finished room: ``fill`` after the first
+    "play again" (then the seats of humans who did not choose it go to bots too)."""
+    humans = [s for s in seats if s.player_id is not None]
+    if not humans:
+        return None
+    if waiting(room, played=played):
+        return max(s.sat_at for s in humans) + fill
+    if finished(room, played=played):
+        ready = [s.ready_at for s in humans if s.ready_at is not None]
+        return min(ready) + fill if ready else None
+    return None
+
+
+def ms_until(at: datetime, now: datetime) -> int:
+    """Milliseconds from ``now`` to ``at`` (0 once it is past: the fill is due)."""
+    return max(0, round((at - now).total_seconds() * 1000))
+
+
+async def has_played(session: AsyncSession, room_id: str) -> bool:
+    played = await session.scalar(select(GameSet.id).where(GameSet.room_id == room_id).limit(1))
+    return played is not None
+
+
+async def due(session: AsyncSession, room: Room, *, fill: timedelta) -> datetime | None:
+    """``bots_at`` of a stored room."""
+    if not room.quickplay or room.status != "open":
+        return None
+    seats = await rooms.get_seats(session, room_id=room.id)
+    return bots_at(room, seats, played=await has_played(session, room.id), fill=fill)
+
+
+async def fill_and_start(session: AsyncSession, *, room: Room) -> None:
+    """Bots into the empty seats and into those of humans who did not choose "play again"
+    (after a set), then the set starts (flushes, never commits). The room is locked."""
+    played = await has_played(session, room.id)
+    seats = {s.seat: s for s in await rooms.get_seats(session, room_id=room.id)}
+    for number in range(seat_count(room.settings)):
+        seat = seats.get(number)
+        if seat is not None and seat.player_id is not None and played and seat.ready_at is None:
+            await rooms.vacate_seat(session, room_id=room.id, seat=number)
+            seat = None
+        if seat is None:
+            await rooms.put_in_seat(session, room_id=room.id, seat=number, bot=QUICKPLAY_BOT)
+    await _start(session, room=room)
+
+
+async def _start(session: AsyncSession, *, room: Room) -> None:
+    await rooms.clear_ready(session, room_id=room.id)
+    if room.host_id not in {s.player_id for s in await rooms.get_seats(session, room_id=room.id)}:
+        await lifecycle.hand_over_host(session, room_id=room.id)
+    await lifecycle.start_set(session, room_id=room.id, by=None)
+
+
+async def _my_seat(session: AsyncSession, room: Room, player_id: str) -> Seat:
+    if not room.quickplay:
+        raise LifecycleError("not_quickplay", "this is not a quick-play table")
+    if room.status in lifecycle.FINAL:
+        raise LifecycleError("room_closed", f"the room is {room.status}")
+    if room.status == "playing":
+        raise LifecycleError("set_in_progress", "a set is being played")
+    seat = next(
+        (s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id == player_id),
+        None,
+    )
+    if seat is None:
+        raise LifecycleError("not_seated", "you have no seat at this table")
+    return seat
+
+
+async def again(session: AsyncSession, *, room: Room, player_id: str) -> bool:
+    """The player chooses "play again" after a set (flushes, never commits; the room is
+    locked). Returns whether the next set started: it does once every seated human chose it
+    (bots into the empty seats); until then bots fill ``fill`` after the first choice."""
+    seat = await _my_seat(session, room, player_id)
+    if not await has_played(session, room.id):
+        raise LifecycleError("not_playing", "no set has been played here yet")
+    if seat.ready_at is None:
+        seat.ready_at = utcnow()
+        await rooms.update_room(session, room=room)
+    return await settle(session, room=room)
+
+
+async def start_now(session: AsyncSession, *, room: Room, player_id: str) -> None:
+    """ "Start now with bots": the seated player does now what the bot fill would do later (a
+    waiting room: bots into the empty seats; a finished one: the player chooses "play again",
+    and bots take the seats of those who did not)."""
+    seat = await _my_seat(session, room, player_id)
+    if seat.ready_at is None and await has_played(session, room.id):
+        seat.ready_at = utcnow()
+        await session.flush()
+    await fill_and_start(session, room=room)
+
+
+async def settle(session: AsyncSession, *, room: Room) -> bool:
+    """After a choice or a departure in a finished room: start the next set when every seated
+    human chose "play again". Returns whether it started."""
+    if not finished(room, played=await has_played(session, room.id)):
+        return False
+    humans = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
+    if not humans or any(s.ready_at is None for s in humans):
+        return False
+    await fill_and_start(session, room=room)
+    return True
+
+
+Departure = Literal["left", "closed", "started"]
+
+
+async def stand_up(session: AsyncSession, *, room: Room, seat: int, player_id: str) -> Departure:
+    """The player leaves their seat of an open quick-play room (flushes, never commits; the
+    room is locked). No human left seated: the room closes (``no_host``). Otherwise the host
+    passes on if it was them, and in a finished room the next set starts if everyone still
+    seated has chosen "play again"."""
+    await rooms.vacate_seat(session, room_id=room.id, seat=seat)
+    await rooms.update_room(session, room=room)
+    humans = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
+    if not humans:
+        await lifecycle.close(session, room_id=room.id, reason="no_host")
+        return "closed"
+    if room.host_id == player_id:
+        await lifecycle.hand_over_host(session, room_id=room.id)
+    return "started" if await settle(session, room=room) else "left"
 
 
 def never_played() -> ColumnElement[bool]:
@@ -109,17 +254,18 @@ async def seat_player(
     over, they leave it first (Play now is a new set, never the finished one again). Never at a
     table where a player sits whom they block or who blocks them."""
     await serialise(session, choice.key)
-    left: list[str] = []
-    closed: list[str] = []
+    gone: dict[Departure, list[str]] = {"left": [], "closed": [], "started": []}
+
+    def seated(room: Room, seat: int, started: bool) -> Seated:
+        left = tuple(gone["left"] + gone["started"])
+        return Seated(room, seat, started, left, tuple(gone["closed"]), tuple(gone["started"]))
+
     for room in await _my_waiting_rooms(session, player_id):
         mine = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
         seat = next(s.seat for s in mine if s.player_id == player_id)
-        if _same_choice(room, choice) and not await _has_played(session, room.id):
-            return Seated(room, seat, False, left=tuple(left), closed=tuple(closed))
-        await rooms.vacate_seat(session, room_id=room.id, seat=seat)
-        if room.host_id == player_id:
-            await lifecycle.hand_over_host(session, room_id=room.id)
-        (closed if room.status == "closed" else left).append(room.id)
+        if _same_choice(room, choice) and not await has_played(session, room.id):
+            return seated(room, seat, False)
+        gone[await stand_up(session, room=room, seat=seat, player_id=player_id)].append(room.id)
     # Read under the lock: a player who sits meanwhile waits for it, and then sees this one.
     avoid = await social.blocked_either_way(session, player_id=player_id)
     found = await _table_with_a_seat(session, choice, avoid)
@@ -131,12 +277,7 @@ async def seat_player(
     started = len(taken) + 1 == seat_count(room.settings)
     if started:  # every seat a human's: no reason to wait
         await lifecycle.start_set(session, room_id=room.id, by=None)
-    return Seated(room, seat, started, left=tuple(left), closed=tuple(closed))
-
-
-async def _has_played(session: AsyncSession, room_id: str) -> bool:
-    played = await session.scalar(select(GameSet.id).where(GameSet.room_id == room_id).limit(1))
-    return played is not None
+    return seated(room, seat, started)
 
 
 def _same_choice(room: Room, choice: Choice) -> bool:

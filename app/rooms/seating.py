@@ -87,7 +87,7 @@ def handle(state: TableState, command: Command, now: float) -> list[Effect]:
         case Abandoned():
             state.room = replace(state.room, status="abandoned")
             state.deadline = None
-            room = frames.room(state.room, state.spectators)
+            room = frames.room(state.room, state.spectators, now)
             return [*_disarm(), Send(tuple(state.viewers), (room,))]
         case Closed():
             state.room = replace(state.room, status="closed")

@@ -9,14 +9,16 @@ consequences are missing, or the reverse.
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.players import ratings
-from app.rooms import lifecycle
-from app.store import games
+from app.rooms import lifecycle, quickplay
+from app.settings import Settings
+from app.store import games, rooms
 from app.store.batch import GroupCommit
 from app.store.db import Database
 from app.store.records import MoveRecord, RoomInfo, StoreConflict, StoredSet
@@ -68,14 +70,25 @@ class GameStore(Protocol):
     async def playing_room_ids(self) -> list[str]: ...
 
 
+# GAPLE_QUICKPLAY_BOT_FILL_SECONDS's default, for a store made without the service's settings.
+_BOT_FILL = Settings.model_fields["quickplay_bot_fill_seconds"].default
+
+
 class SqlGameStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, bot_fill: float = _BOT_FILL) -> None:
         self.db = db
+        self.bot_fill = timedelta(seconds=bot_fill)  # GAPLE_QUICKPLAY_BOT_FILL_SECONDS
         self._moves = GroupCommit(self._commit_moves)
 
     async def load_room(self, room_id: str) -> RoomInfo | None:
+        """The room, with when a quick-play room's bot fill is due (``quickplay.bots_at``)."""
         async with self.db.session() as session:
-            return await games.load_room(session, room_id=room_id)
+            info = await games.load_room(session, room_id=room_id)
+            if info is None or not info.quickplay:
+                return info
+            room = await rooms.get_room(session, room_id=room_id)
+            due = None if room is None else await quickplay.due(session, room, fill=self.bot_fill)
+            return replace(info, bots_at=None if due is None else due.timestamp())
 
     async def room_id_for_code(self, code: str) -> str | None:
         async with self.db.session() as session:

@@ -2,11 +2,12 @@
 
 Every GAPLE_SWEEP_SECONDS, on every node:
 
-* a quick-play room still waiting for its first set GAPLE_QUICKPLAY_BOT_FILL_SECONDS after its
-  last human sat down gets bots in its empty seats (``QUICKPLAY_BOT``) and its set starts (whether
-  or not that human is connected: if they are gone, the live tables stop the table as abandoned).
-  A room ``open`` again after a set is not waiting: its result stays, and nobody is put into
-  another set without choosing it (``quickplay.never_played``);
+* a quick-play room whose bot fill is due (``quickplay.bots_at``: GAPLE_QUICKPLAY_BOT_FILL_SECONDS
+  after its last human sat down while it waits for its first set; after a set, that long after
+  the first "play again") gets bots (``QUICKPLAY_BOT``) and its set starts (whether or not its
+  humans are connected: if they are gone, the live tables stop the table as abandoned). A room
+  ``open`` again after a set where nobody chose "play again" is never filled: its result stays,
+  and nobody is put into another set without choosing it (``quickplay.waiting``);
 * an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
   GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
 
@@ -26,13 +27,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, func, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
 from app.logs import FailureLog
-from app.presets import QUICKPLAY_BOT, seat_count
 from app.rooms import lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
@@ -43,7 +43,7 @@ from app.store.types import utcnow
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[AsyncSession, str], Awaitable[None]]
+Action = Callable[[AsyncSession, str], Awaitable[bool]]
 
 
 @dataclass
@@ -57,6 +57,15 @@ class Swept:
 def _last_human_sat() -> ColumnElement[datetime]:
     return (
         select(func.max(Seat.sat_at))
+        .where(Seat.room_id == Room.id, Seat.player_id.is_not(None))
+        .correlate(Room)
+        .scalar_subquery()
+    )
+
+
+def _first_ready() -> ColumnElement[datetime | None]:
+    return (
+        select(func.min(Seat.ready_at))
         .where(Seat.room_id == Room.id, Seat.player_id.is_not(None))
         .correlate(Room)
         .scalar_subquery()
@@ -98,7 +107,9 @@ class Sweeper:
         now = now or utcnow()
         swept = Swept()
         for room_id in await self._candidates(self._fill_conditions(now)):
-            if await self._in_own_transaction(room_id, self._fill_conditions(now), self._fill):
+            if await self._in_own_transaction(
+                room_id, self._fill_conditions(now), self._filler(now)
+            ):
                 swept.filled.append(room_id)
                 await self.live.seats_changed(room_id)
                 await self.live.room_started(room_id)
@@ -112,12 +123,15 @@ class Sweeper:
         return [Room.status == "open", Room.humans_online == 0, Room.active_at < now - self.idle]
 
     def _fill_conditions(self, now: datetime) -> list[ColumnElement[bool]]:
-        waited = _last_human_sat()
+        # What a due room must meet (the SQL narrows; ``_fill`` decides with quickplay.bots_at).
+        since = now - self.fill
         return [
             Room.status == "open",
             Room.quickplay.is_(True),
-            quickplay.never_played(),
-            waited < now - self.fill,
+            or_(
+                and_(quickplay.never_played(), _last_human_sat() < since),
+                _first_ready() < since,
+            ),
         ]
 
     async def _candidates(self, conditions: list[ColumnElement[bool]]) -> list[str]:
@@ -139,24 +153,30 @@ class Sweeper:
             if locked is None:
                 return False
             try:
-                await act(session, room_id)
+                acted = await act(session, room_id)
             except (LifecycleError, IntegrityError) as exc:  # changed under us: leave it
                 log.info("sweeper left room %s: %s", room_id, getattr(exc, "code", exc))
+                await session.rollback()
+                return False
+            if not acted:
                 await session.rollback()
                 return False
             await session.commit()
             return True
 
     @staticmethod
-    async def _close(session: AsyncSession, room_id: str) -> None:
+    async def _close(session: AsyncSession, room_id: str) -> bool:
         await lifecycle.close(session, room_id=room_id, reason="idle")
+        return True
 
-    @staticmethod
-    async def _fill(session: AsyncSession, room_id: str) -> None:
-        room = await rooms.get_room(session, room_id=room_id)
-        assert room is not None  # locked just now
-        taken = {s.seat for s in await rooms.get_seats(session, room_id=room_id)}
-        for seat in range(seat_count(room.settings)):
-            if seat not in taken:
-                await rooms.put_in_seat(session, room_id=room_id, seat=seat, bot=QUICKPLAY_BOT)
-        await lifecycle.start_set(session, room_id=room_id, by=None)
+    def _filler(self, now: datetime) -> Action:
+        async def fill(session: AsyncSession, room_id: str) -> bool:
+            room = await rooms.get_room(session, room_id=room_id)
+            assert room is not None  # locked just now
+            due = await quickplay.due(session, room, fill=self.fill)
+            if due is None or due > now:
+                return False
+            await quickplay.fill_and_start(session, room=room)
+            return True
+
+        return fill

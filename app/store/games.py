@@ -72,6 +72,7 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
                 name=names.get(player_id) if player_id else None,
                 bot=row.bot if row else None,
                 left_by=row.left_by if row else None,
+                ready=row is not None and row.ready_at is not None,
             )
         )
     return RoomInfo(
@@ -84,6 +85,7 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
         blocks=await social.blocks_among(
             session, player_ids=[s.player_id for s in seats if s.player_id]
         ),
+        quickplay=room.quickplay,
     )
 
 

@@ -109,6 +109,8 @@ class Seat(Base):
     # On a bot's seat: the human who left or dropped it, who may take it back during the set.
     left_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     sat_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Quick play, after a set: when this seat's player chose "play again" (None: not chosen).
+    ready_at: Mapped[datetime | None] = mapped_column()
 
 
 class GameSet(Base):

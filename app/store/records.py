@@ -22,6 +22,7 @@ class SeatInfo:
     name: str | None
     bot: str | None
     left_by: str | None = None  # on a bot's seat: the player who left it and may take it back
+    ready: bool = False  # quick play, after a set: this seat's player chose "play again"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class RoomInfo:
     # (blocker, blocked) for every block between two of the seated players: the blocker hears
     # nothing the blocked one says at this table (app/rooms/talk.py).
     blocks: frozenset[tuple[str, str]] = frozenset()
+    quickplay: bool = False
+    bots_at: float | None = None  # quick play: when bots fill and the set starts (epoch seconds)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -44,7 +47,12 @@ class RoomInfo:
                 return seat.seat
         return None
 
-    def public(self, spectators: int = 0) -> dict[str, Any]:
+    def public(self, spectators: int = 0, now: float | None = None) -> dict[str, Any]:
+        """The room as a socket's ``room`` and ``welcome`` frames carry it (docs/PROTOCOL.md);
+        ``now`` (epoch seconds) counts ``bots_in_ms``, as RoomOut does in REST."""
+        bots_in_ms = None
+        if self.bots_at is not None and now is not None:
+            bots_in_ms = max(0, round((self.bots_at - now) * 1000))
         return {
             "code": self.code,
             "status": self.status,
@@ -57,9 +65,12 @@ class RoomInfo:
                     "name": s.name,
                     "bot": s.bot,
                     "left_by": s.left_by,
+                    "ready": s.ready,
                 }
                 for s in self.seats
             ],
+            "quickplay": self.quickplay,
+            "bots_in_ms": bots_in_ms,
             "spectators": spectators,
         }
 

@@ -147,6 +147,17 @@ async def put_in_seat(
     return row
 
 
+async def clear_ready(session: AsyncSession, *, room_id: str) -> None:
+    """Nobody in the room has chosen "play again" (a set starts)."""
+    await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.ready_at.is_not(None))
+        .values(ready_at=None)
+        .execution_options(synchronize_session="fetch")
+    )
+    await session.flush()
+
+
 async def vacate_seat(session: AsyncSession, *, room_id: str, seat: int) -> None:
     await session.execute(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
     await session.flush()

@@ -154,6 +154,12 @@ export const startRoom = (code) =>
 /** The host closes the room for good (every socket gets `bye` room_closed). */
 export const closeRoom = (code) =>
   withGuest(() => request('DELETE', `/api/rooms/${enc(code)}`));
+/** Quick play after a set: "play again" at the same table. */
+export const playAgain = (code) =>
+  withGuest(async () => normRoom(await request('POST', `/api/rooms/${enc(code)}/again`)));
+/** Quick play: "start now with bots". */
+export const fillNow = (code) =>
+  withGuest(async () => normRoom(await request('POST', `/api/rooms/${enc(code)}/fill`)));
 /** Play now: a seat at a waiting public table with these settings, or a new one: {room, seat}. */
 export const quickplay = (choice) =>
   withGuest(async () => {
@@ -168,14 +174,19 @@ export const practice = (choice) =>
     return { room: normRoom(data && data.room), seat: data && typeof data.seat === 'number' ? data.seat : null };
   });
 
+function dueOf(src) {
+  if (typeof src.bots_in_ms === 'number') return Date.now() + src.bots_in_ms;
+  return 'bots_in_ms' in src ? false : null;
+}
+
 const num = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 /**
  * One room in the client's own shape, from a REST room/summary or the WebSocket's `room` object.
  * Relied on: code; settings (or the same keys at top level) as the server sent them, no defaults
  * added here (they are the server's: GET /api/presets); seats [{seat, player_id, name, bot,
- * left_by}]; host_id or host.player_id; status; closed_reason; seats_taken; spectators (a number
- * or a list); share_link; host_name or host.name; quickplay.
+ * left_by, ready}]; host_id or host.player_id; status; closed_reason; seats_taken; spectators (a
+ * number or a list); share_link; host_name or host.name; quickplay; bots_in_ms.
  */
 export function normRoom(raw) {
   if (!raw || typeof raw !== 'object') return { code: null, seats: [], settings: {} };
@@ -198,6 +209,7 @@ export function normRoom(raw) {
       name: found.name || null,
       bot: found.bot || null,
       left_by: found.left_by || null,
+      ready: found.ready === true,
     });
   }
   const taken = seats.filter((x) => x.player_id || x.bot).length;
@@ -220,5 +232,7 @@ export function normRoom(raw) {
     hostId: src.host_id || host.player_id || null,
     hostName: src.host_name || host.name || null,
     shareLink: src.share_link || null,
+    // Quick play: when bots fill (Date.now() ms); false: none pending; null: not said (a summary).
+    botsDue: dueOf(src),
   };
 }

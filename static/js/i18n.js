@@ -8,6 +8,7 @@ import * as adminStrings from './i18n_admin.js';
 import * as rulesStrings from './i18n_rules.js';
 import * as sheetStrings from './i18n_sheet.js';
 import * as analysisStrings from './i18n_analysis.js';
+import * as quickStrings from './i18n_quick.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -704,8 +705,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en },
 };
 export const LANGS = ['id', 'en'];
 

@@ -313,6 +313,11 @@ const actions = {
   saveSettings: roomActions.saveSettings,
   startSet: roomActions.startSet,
   nextSet: roomActions.nextSet,
+  playAgain: roomActions.playAgain,
+  fillNow: roomActions.fillNow,
+  leaveQuick: async () => {
+    if (await roomActions.leaveQuick()) navigate('/');
+  },
   leaveTable: tableActions.leaveTable,
   chooseTile: (tile) => {
     tableActions.chooseTile(tile);
@@ -422,6 +427,11 @@ function tick() {
   }
   for (const el of document.querySelectorAll('[data-countdown-ring]')) {
     el.style.setProperty('--p', rem === null ? 0 : Math.min(1, total ? rem / total : 1));
+  }
+  for (const el of document.querySelectorAll('[data-bots-due]')) {
+    const left = Math.max(0, Math.ceil((Number(el.dataset.botsDue) - Date.now()) / 1000));
+    el.textContent = t(el.dataset.botsKey, { n: left });
+    el.dataset.secondsLeft = String(left);
   }
   const next = nextDealMs(room.game, performance.now());
   for (const el of document.querySelectorAll('[data-next-deal]')) el.textContent = nextDealText(next);

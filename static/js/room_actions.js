@@ -199,3 +199,29 @@ export async function startSet() {
 }
 
 export const nextSet = startSet;
+
+/** Quick play after a set: "play again" at the same table. */
+export async function playAgain() {
+  const room = state.room;
+  if (!room || room.busy) return;
+  const info = await lobbyCall(() => api.playAgain(room.code));
+  if (info && state.room === room) room.info = mergeInfo(room.info, info);
+}
+
+/** Quick play: "start now with bots" (while waiting, or after "play again"). */
+export async function fillNow() {
+  const room = state.room;
+  if (!room || room.busy) return;
+  const info = await lobbyCall(() => api.fillNow(room.code));
+  if (info && state.room === room) room.info = mergeInfo(room.info, info);
+}
+
+/** Quick play after a set: stand up (the last one out closes the table). True when done, and
+ * the player may go to the lobby. */
+export async function leaveQuick() {
+  const room = state.room;
+  if (!room || room.busy) return false;
+  const seat = typeof room.seat === 'number' && room.role === 'seat' ? room.seat : null;
+  if (seat === null) return true;
+  return Boolean(await lobbyCall(() => api.vacate(room.code, seat)));
+}

@@ -4,14 +4,19 @@
 
 import { t } from './i18n.js';
 
-/** How a seat is named at the table: the player's name, "Bot 3", or "Seat 3". */
+/** How a seat is named at the table: the player's name, "Bot 3", or "Seat 3". An empty seat
+ * once a set has been dealt held someone who is gone (left, or taken off by an operator): the
+ * last name this page saw there, else "A player who left" — never "Seat 3", which would name the
+ * wrong person in a result. */
 export function seatLabel(room, seat) {
   const info = room && room.info;
   const entry = info && info.seats[seat];
   if (entry && entry.name) return entry.name;
   if (entry && entry.bot) return `${t('seat.bot_badge')} ${seat + 1}`;
   const former = info && info.seatNames && info.seatNames[seat];
-  return former || t('seat.n', { n: seat + 1 });
+  if (former) return former;
+  const view = room && room.game && room.game.view;
+  return view && view.phase && view.phase !== 'ready' ? t('seat.former') : t('seat.n', { n: seat + 1 });
 }
 
 /**

@@ -309,6 +309,7 @@ async def test_removing_a_player_before_the_set_frees_the_seat_and_closes_their_
         "name": None,
         "bot": None,
         "left_by": None,
+        "ready": False,
     }
     await settle(app, room["id"], host, removed)
     assert removed.of_type("bye")[-1]["reason"] == "removed"

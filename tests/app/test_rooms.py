@@ -142,10 +142,24 @@ async def test_room_details(api: httpx.AsyncClient, host: Guest, room: dict[str,
     details = (await api.get(f"/api/rooms/{room['code'].lower()}")).json()
     assert details["id"] == room["id"] and details["spectators"] == 3
     assert details["seats"] == [
-        {"seat": 0, "player_id": None, "name": None, "bot": "normal", "left_by": None},
-        {"seat": 1, "player_id": None, "name": None, "bot": None, "left_by": None},
-        {"seat": 2, "player_id": host.player_id, "name": "Host", "bot": None, "left_by": None},
-        {"seat": 3, "player_id": None, "name": None, "bot": None, "left_by": None},
+        {
+            "seat": 0,
+            "player_id": None,
+            "name": None,
+            "bot": "normal",
+            "left_by": None,
+            "ready": False,
+        },
+        {"seat": 1, "player_id": None, "name": None, "bot": None, "left_by": None, "ready": False},
+        {
+            "seat": 2,
+            "player_id": host.player_id,
+            "name": "Host",
+            "bot": None,
+            "left_by": None,
+            "ready": False,
+        },
+        {"seat": 3, "player_id": None, "name": None, "bot": None, "left_by": None, "ready": False},
     ]
     assert details["seats_taken"] == 2 and details["settings"]["mode"] == "ganda"
 

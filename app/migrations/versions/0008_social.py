@@ -6,7 +6,7 @@
 * ``notifications``: per player, a ``kind`` and its JSON ``payload``, ``read_at`` once read;
   the last 100 per player are kept.
 
-Revision ID: 0008_social
+Revision ID: 0008
 Revises: 0007
 Create Date: 2026-12-09
 """
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008_social"
+revision: str = "0008"
 down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -10,6 +10,7 @@ import { enter } from '../anim.js';
 import { ratingChanges } from './setratings.js';
 import { scoreSheet, standingsBlock } from './scoresheet.js';
 import { fairMark } from '../fairness.js';
+import { againBlock } from './quick.js';
 
 const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
 
@@ -189,7 +190,7 @@ function setResultBlock(view, ctx) {
         'data-seat': i,
       }, `${seatLabel(room, i)}: `, h('strong', {}, String(score))))) : null,
     view.preset === 'klasik' && view.scoring === 'penalty' ? h('p', { class: 'muted small' }, t('klasik.scoring.penalty.short')) : null,
-    ctx.isHost
+    ctx.info && ctx.info.quickplay ? againBlock(ctx) : ctx.isHost
       ? h('button', {
         type: 'button',
         class: 'btn btn-primary btn-large',

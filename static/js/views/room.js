@@ -11,6 +11,7 @@ import {
 import { icon } from '../icons.js';
 import { profileLink } from './profile.js';
 import { botKinds, choicesOf, defaultBot, quickplayLike } from '../presets.js';
+import { quickWait } from './quick.js';
 
 export function roomView(state, act) {
   const room = state.room;
@@ -94,9 +95,15 @@ export function roomView(state, act) {
   h('div', {
     'data-region': 'host',
     'data-sig': sig(isHost, room.settingsDraft, info.settings, info.status, room.busy, taken, room.settingsError,
-      info.seats.length),
+      info.seats.length, info.quickplay, info.botsDue, info.seats, Boolean(mySeat)),
   },
-  isHost ? hostControls(room, info, taken, act) : waitingNote(info, mySeat, act)));
+  quickplayWaiting(info, mySeat) ? quickWait(room, info, act)
+    : isHost ? hostControls(room, info, taken, act) : waitingNote(info, mySeat, act)));
+}
+
+/** A seated player at a quick-play table waiting for players: the wait screen (views/quick.js). */
+function quickplayWaiting(info, mySeat) {
+  return Boolean(info.quickplay && info.status === 'open' && mySeat);
 }
 
 /** Closed by its host, for idleness or for want of players; or abandoned mid-set. */
