@@ -21,7 +21,8 @@ from app.api import api_router, health
 from app.api import sets as history_api
 from app.api.auth import document_bans
 from app.api.bodies import BodyCap
-from app.api.errors import install_error_handlers, install_openapi, operation_id
+from app.api.errors import install_error_handlers
+from app.api.openapi import install_openapi, operation_id
 from app.api.ratelimit import Limiter, document_rate_limits
 from app.bus.redis import RedisBus
 from app.clients import trust_proxy_headers

@@ -1,7 +1,7 @@
 """One error shape for every response: ``{"error": {"code", "message", "field"?, "details"?}}``.
 
 Every 4xx and 5xx answer uses it, the 500 of a bug and the 503 of a database that is down
-included, and OpenAPI documents it once, as the ``Error`` component (``install_openapi``).
+included, and OpenAPI documents it once, as the ``Error`` component (app/api/openapi.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any, Literal, get_args
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -247,43 +246,3 @@ def install_error_handlers(app: FastAPI) -> None:
     for unreachable in (DBAPIError, PoolTimeout, ConnectionError):
         app.add_exception_handler(unreachable, _database_error)
     app.add_exception_handler(Exception, _internal_error)
-
-
-def operation_id(route: APIRoute) -> str:
-    """Operation ids are the endpoint functions' names: ``create_guest``, not FastAPI's
-    ``create_guest_api_guests_post``. (FastAPI warns about a duplicate.)"""
-    return route.name
-
-
-def install_openapi(app: FastAPI) -> None:
-    """Document the error shape once: the ``Error`` component for every 4xx/5xx response,
-    FastAPI's own 422 schema (never sent) replaced, a 500 on every operation and a 503 on every
-    one under /api (they all need the database)."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is not None:
-            return app.openapi_schema
-        schema = build()
-        components = schema.setdefault("components", {}).setdefault("schemas", {})
-        for unused in ("HTTPValidationError", "ValidationError"):
-            components.pop(unused, None)
-        components["Error"] = ERROR_COMPONENT
-        for path, operations in schema.get("paths", {}).items():
-            for operation in operations.values():
-                responses = operation.setdefault("responses", {})
-                wanted = [500, 503] if path.startswith("/api/") else [500]
-                if "requestBody" in operation:
-                    wanted.append(413)  # GAPLE_MAX_BODY_BYTES (app/api/bodies.py)
-                for status in wanted:
-                    responses.setdefault(str(status), error_responses(status)[status])
-                for status, response in responses.items():
-                    if int(status) >= 400:
-                        default = error_responses(int(status))[int(status)]
-                        response["content"] = default["content"]
-                        if int(status) == 422:
-                            response["description"] = default["description"]
-        app.openapi_schema = schema
-        return schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
