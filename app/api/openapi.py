@@ -120,6 +120,8 @@ def install_openapi(app: FastAPI) -> None:
                     if int(status) >= 400:
                         default = error_responses(int(status))[int(status)]
                         response["content"] = default["content"]
+                        if "headers" in default:  # a 503's Retry-After
+                            response.setdefault("headers", default["headers"])
                         if int(status) == 422:
                             response["description"] = default["description"]
         app.openapi_schema = name_enums(schema)
