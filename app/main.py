@@ -21,7 +21,8 @@ from app.api import api_router, health
 from app.api import sets as history_api
 from app.api.auth import document_bans
 from app.api.bodies import BodyCap
-from app.api.errors import install_error_handlers, install_openapi, operation_id
+from app.api.errors import install_error_handlers
+from app.api.openapi import install_openapi, operation_id
 from app.api.ratelimit import Limiter, document_rate_limits
 from app.bus.redis import RedisBus
 from app.clients import trust_proxy_headers
@@ -177,7 +178,7 @@ def table_manager(app: FastAPI) -> TableManager:
         from redis.asyncio import Redis
 
         bus = RedisBus(
-            Redis.from_url(settings.redis_url, socket_connect_timeout=2),
+            Redis.from_url(settings.redis_url, socket_connect_timeout=2, retry=_redis_retry()),
             prefix=settings.redis_prefix,
             node_id=app.state.node_id,
             lease_ttl=settings.lease_ttl_seconds,
@@ -192,7 +193,17 @@ def _redis_client(url: str | None) -> Any:
         return None
     from redis.asyncio import Redis
 
-    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2, retry=_redis_retry())
+
+
+def _redis_retry() -> Any:
+    """Once more, on a new connection: after Redis restarted, the first command on each pooled
+    connection finds it closed (redis-py's clients from a URL do not retry at all), and that
+    would refuse a call although Redis is back."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    return Retry(NoBackoff(), retries=1)
 
 
 def _mount_client(app: FastAPI, static_dir: Path, *, admin: bool) -> None:

@@ -7,7 +7,7 @@ as ``SecretStr`` (their repr is ``'**********'``) and go nowhere but the hasher.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -31,14 +31,12 @@ from app.players.accounts import USERNAME_RULE, AccountError
 from app.players.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
 from app.players.ratings import DISPLAY_BASE, DISPLAY_SCALE
 from app.players.sessions import hash_token, new_token
-from app.store.models import RATED_MODES, Player
+from app.presets import Mode
+from app.store.models import Player
 
 router = APIRouter(tags=["players"])
 
 _bearer = HTTPBearer(auto_error=False)
-
-RatedMode = Literal["tunggal", "ganda"]
-assert set(RatedMode.__args__) == set(RATED_MODES)  # type: ignore[attr-defined]
 
 
 def _err(description: str) -> dict[str, Any]:
@@ -135,7 +133,7 @@ class ProfileOut(BaseModel):
     name: str
     username: str | None
     joined: datetime
-    modes: dict[RatedMode, ModeRecordOut]
+    modes: dict[Mode, ModeRecordOut]
 
 
 class LeaderboardEntry(BaseModel):
@@ -148,7 +146,7 @@ class LeaderboardEntry(BaseModel):
 
 
 class LeaderboardOut(BaseModel):
-    mode: RatedMode
+    mode: Mode
     min_rated_sets: int
     players: list[LeaderboardEntry]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page")
@@ -170,7 +168,7 @@ class SetRatingsOut(BaseModel):
     number: int
     rated: bool
     ended: bool
-    mode: RatedMode | None
+    mode: Mode | None
     players: list[SetPlayerRatingOut]
 
 
@@ -301,7 +299,7 @@ async def get_profile(
 @router.get("/leaderboard", responses=BAD)
 async def get_leaderboard(
     session: SessionDep,
-    mode: RatedMode = "tunggal",
+    mode: Mode = "tunggal",
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> LeaderboardOut:

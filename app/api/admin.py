@@ -29,7 +29,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api import lobby
-from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound, Unauthorized
 from app.api.ratelimit import rate_limit
 from app.api.rooms import SeatNumber, _base_url
@@ -194,7 +194,7 @@ async def admin_list_tables(request: Request, live: LiveDep) -> AdminTables:
         return AdminTables(node=node, tables=[_table(t, node) for t in tables])
 
 
-@router.delete("/rooms/{code}", responses=STATE)
+@router.delete("/rooms/{code}", responses=STATE, dependencies=[NeedsCluster])
 async def admin_close_room(
     code: Annotated[str, Path(max_length=12)],
     request: Request,
@@ -217,7 +217,9 @@ async def admin_close_room(
         )
 
 
-@router.delete("/rooms/{code}/seats/{seat}", responses={**STATE, **BAD})
+@router.delete(
+    "/rooms/{code}/seats/{seat}", responses={**STATE, **BAD}, dependencies=[NeedsCluster]
+)
 async def admin_remove_player(
     code: Annotated[str, Path(max_length=12)],
     seat: SeatNumber,

@@ -14,6 +14,7 @@ from app.api.errors import ERROR_SCHEMA, Conflict, NotFound
 from app.players import history
 from app.rooms import analysis
 from app.rooms.bots import shared_runner
+from app.rooms.protocol import End
 from app.store.db import Database
 
 router = APIRouter(tags=["history"])
@@ -27,7 +28,7 @@ def _err(description: str) -> dict[str, Any]:
 
 class MoveRef(BaseModel):
     tile: str
-    end: Literal["left", "right", "discard"] | None = None
+    end: End | None = None
 
 
 class MoveAnalysis(BaseModel):

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.bus.redis import BusUnavailable
 from app.live import LiveTables
 from app.settings import Settings
 from app.store.db import Database
@@ -32,6 +33,17 @@ def get_live(request: Request) -> LiveTables:
     live: LiveTables = request.app.state.live
     return live
 
+
+def cluster_reachable(request: Request) -> None:
+    """For a call that changes a room and then tells its live table: while this node, one of
+    several, cannot reach Redis (``bus.connected`` is False), the table's owner could not be
+    told or settled, so the call is refused (503 ``unavailable``) before it changes anything."""
+    bus = request.app.state.bus
+    if bus is not None and not bus.connected:
+        raise BusUnavailable()
+
+
+NeedsCluster = Depends(cluster_reachable)
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]

@@ -1,7 +1,7 @@
 """One error shape for every response: ``{"error": {"code", "message", "field"?, "details"?}}``.
 
 Every 4xx and 5xx answer uses it, the 500 of a bug and the 503 of a database that is down
-included, and OpenAPI documents it once, as the ``Error`` component (``install_openapi``).
+included, and OpenAPI documents it once, as the ``Error`` component (app/api/openapi.py).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any, Literal, get_args
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.bus.redis import BusUnavailable
 from app.cursors import BadCursor
 from app.errors import GapleError, error_body
 
@@ -107,8 +107,28 @@ class Invalid(ApiError):
     status, code = 422, "invalid"
 
 
+# Every 503 says when to try again: Redis or the database may be back by then (a node
+# subscribes again within a second of Redis' return, app/bus/redis.py).
+RETRY_AFTER_SECONDS = 5
+RETRY_AFTER = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+
 class Unavailable(ApiError):
+    """A dependency (the database, Redis) cannot serve the call: nothing was changed."""
+
     status, code = 503, "unavailable"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            message, code=code, field=field, headers={**RETRY_AFTER, **(headers or {})}
+        )
 
 
 # OpenAPI: the shape, once, as the component every error response refers to.
@@ -144,6 +164,10 @@ ERROR_COMPONENT: dict[str, Any] = {
     },
 }
 ERROR_SCHEMA = {"$ref": "#/components/schemas/Error"}
+RETRY_AFTER_HEADER: dict[str, Any] = {
+    "description": "Seconds to wait before trying again",
+    "schema": {"type": "integer"},
+}
 
 _DESCRIPTIONS = {
     401: "No valid bearer token",
@@ -154,19 +178,23 @@ _DESCRIPTIONS = {
     422: "The request is invalid (`details` lists every problem)",
     429: "Too many requests (see `Retry-After`)",
     500: "An unexpected error on the server",
-    503: "A dependency (the database, Redis) is unreachable",
+    503: "A dependency (the database, Redis) is unreachable (see `Retry-After`)",
 }
 
 
 def error_responses(*statuses: int, description: str | None = None) -> dict[int | str, Any]:
-    """``responses=`` for a route: each status answers with the shared ``Error`` component."""
-    return {
-        status: {
+    """``responses=`` for a route: each status answers with the shared ``Error`` component (a
+    503 with its ``Retry-After``)."""
+    responses: dict[int | str, Any] = {}
+    for status in statuses:
+        response: dict[str, Any] = {
             "description": description or _DESCRIPTIONS.get(status, "Error"),
             "content": {"application/json": {"schema": ERROR_SCHEMA}},
         }
-        for status in statuses
-    }
+        if status == 503:
+            response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
+        responses[status] = response
+    return responses
 
 
 _SOURCES = {"body", "path", "query", "header", "cookie"}
@@ -238,7 +266,22 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     # A database that is down or saturated is an outage to report, not a bug to trace per request.
     log.warning("database unavailable on %s %s: %r", request.method, request.url.path, exc)
-    return JSONResponse(error_body("unavailable", "the database is unreachable"), status_code=503)
+    return JSONResponse(
+        error_body("unavailable", "the database is unreachable"),
+        status_code=503,
+        headers=RETRY_AFTER,
+    )
+
+
+async def _bus_error(request: Request, exc: Exception) -> JSONResponse:
+    # Redis went away during the call, before this node's listener noticed (once it has, the
+    # calls that need it are refused before they change anything: app/api/deps.py).
+    assert isinstance(exc, BusUnavailable)
+    if exc.__cause__ is not None:  # else refused up front; the bus logged the outage already
+        log.warning(
+            "Redis unreachable on %s %s: %r", request.method, request.url.path, exc.__cause__
+        )
+    return JSONResponse(error_body(exc.code, exc.message), status_code=503, headers=RETRY_AFTER)
 
 
 async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -253,44 +296,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     for unreachable in (DBAPIError, PoolTimeout, ConnectionError):
         app.add_exception_handler(unreachable, _database_error)
+    app.add_exception_handler(BusUnavailable, _bus_error)
     app.add_exception_handler(Exception, _internal_error)
-
-
-def operation_id(route: APIRoute) -> str:
-    """Operation ids are the endpoint functions' names: ``create_guest``, not FastAPI's
-    ``create_guest_api_guests_post``. (FastAPI warns about a duplicate.)"""
-    return route.name
-
-
-def install_openapi(app: FastAPI) -> None:
-    """Document the error shape once: the ``Error`` component for every 4xx/5xx response,
-    FastAPI's own 422 schema (never sent) replaced, a 500 on every operation and a 503 on every
-    one under /api (they all need the database)."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is not None:
-            return app.openapi_schema
-        schema = build()
-        components = schema.setdefault("components", {}).setdefault("schemas", {})
-        for unused in ("HTTPValidationError", "ValidationError"):
-            components.pop(unused, None)
-        components["Error"] = ERROR_COMPONENT
-        for path, operations in schema.get("paths", {}).items():
-            for operation in operations.values():
-                responses = operation.setdefault("responses", {})
-                wanted = [500, 503] if path.startswith("/api/") else [500]
-                if "requestBody" in operation:
-                    wanted.append(413)  # GAPLE_MAX_BODY_BYTES (app/api/bodies.py)
-                for status in wanted:
-                    responses.setdefault(str(status), error_responses(status)[status])
-                for status, response in responses.items():
-                    if int(status) >= 400:
-                        default = error_responses(int(status))[int(status)]
-                        response["content"] = default["content"]
-                        if int(status) == 422:
-                            response["description"] = default["description"]
-        app.openapi_schema = schema
-        return schema
-
-    app.openapi = openapi  # type: ignore[method-assign]

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from app.api.errors import error_responses
-from app.api.schemas import HealthOut
+from app.api.schemas import HealthOut, ProbeOut
 from app.errors import error_body
 
 router = APIRouter(tags=["health"])
@@ -67,13 +67,14 @@ def _down(request: Request, database: str, redis: str) -> str | None:
     return f"unreachable: {', '.join(down)}" if down else None
 
 
-@probes.get("/livez", responses=error_responses(), summary="The process runs")
-async def livez(request: Request) -> dict[str, str]:
-    return {"status": "ok", "node": request.app.state.node_id}
+@probes.get("/livez", response_model=ProbeOut, summary="The process runs")
+async def livez(request: Request) -> ProbeOut:
+    return ProbeOut(status="ok", node=request.app.state.node_id)
 
 
 @probes.get(
     "/readyz",
+    response_model=ProbeOut,
     responses=error_responses(503, description="Draining, or the database or Redis is down"),
     summary="The node takes traffic",
 )

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
-from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
 from app.api.rooms import AUTH, BAD, STATE, _base_url
 from app.api.schemas import PracticeIn, PracticeOut, RoomSettings
@@ -83,7 +83,7 @@ async def open_practice(
     "/practice",
     status_code=status.HTTP_201_CREATED,
     responses={**AUTH, **STATE, **BAD},
-    dependencies=[Depends(rate_limit("practice"))],
+    dependencies=[Depends(rate_limit("practice")), NeedsCluster],
 )
 async def start_practice(
     request: Request,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
-from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
 from app.api.rooms import AUTH, BAD, ROOM, STATE, _base_url
 from app.api.schemas import QuickplayIn, QuickplayOut, RoomOut
@@ -20,7 +20,7 @@ router = APIRouter(tags=["rooms"])
 @router.post(
     "/quickplay",
     responses={**AUTH, **BAD},
-    dependencies=[Depends(rate_limit("quickplay"))],
+    dependencies=[Depends(rate_limit("quickplay")), NeedsCluster],
 )
 async def quick_play(
     body: QuickplayIn,

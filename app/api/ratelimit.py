@@ -11,10 +11,16 @@ and the cap on WebSockets held at once.
 The counting is done by the ``limits`` package (moving window): in this process's memory on
 one node, in Redis (under ``GAPLE_REDIS_PREFIX``) when ``GAPLE_REDIS_URL`` is set, so that every
 node spends from the same budget.
+
+When that Redis cannot be reached, a limited call is refused ``503`` ``unavailable`` (with
+Retry-After) before it changes anything: the budget is shared, so no node can tell on its own
+whether the caller has spent it, and letting every call through for as long as Redis is down
+would make an outage a window for floods. Reads are never limited, so they keep working.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -26,12 +32,16 @@ from fastapi.routing import APIRoute
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
 from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute
 
-from app.api.errors import ERROR_SCHEMA, ApiError
+from app.api.errors import ERROR_SCHEMA, ApiError, Unavailable
 from app.clients import client_address
+from app.logs import FailureLog
 from app.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 class RateLimited(ApiError):
@@ -50,6 +60,8 @@ class Limiter:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._strategy = MovingWindowRateLimiter(storage)
+        # An outage fails every limited call: one line when it starts, one when it ends.
+        self._failures = FailureLog(log, "rate limits", time.monotonic)
 
     @classmethod
     def for_settings(cls, settings: Settings, *, redis: Any = None) -> Limiter:
@@ -62,21 +74,36 @@ class Limiter:
             implementation="redispy",
             key_prefix=f"{settings.redis_prefix}ratelimit",
             connection_pool=redis.connection_pool,
+            wrap_exceptions=True,  # Redis' errors as limits' StorageError: see hit()
         )
         return cls(storage)
 
     async def hit(self, name: str, rate: str, key: str) -> None:
         """Spend one unit of ``key``'s budget for ``name``; raises RateLimited (with the seconds
         until a unit comes back) when any part of ``rate`` is used up. A refused call spends
-        nothing of the part that refused it."""
+        nothing of the part that refused it. Raises Unavailable when the storage (Redis) cannot
+        be reached."""
+        try:
+            retry = await self._refused(name, rate, key)
+        except StorageError as exc:
+            self._failures.failed("counting", exc.storage_error)
+            raise Unavailable(
+                "the rate limits cannot be counted (Redis is unreachable); try again in a moment"
+            ) from exc
+        self._failures.ok("counting")
+        if retry is not None:
+            raise RateLimited(
+                f"too many requests; try again in {retry} s", headers={"Retry-After": str(retry)}
+            )
+
+    async def _refused(self, name: str, rate: str, key: str) -> int | None:
+        """Spend a unit of every part of ``rate`` up to the first that refuses; the seconds
+        until that one gives a unit back, or None when none refused."""
         for item in parse_rate(rate):
             if not await self._strategy.hit(item, name, key):
                 stats = await self._strategy.get_window_stats(item, name, key)
-                retry = max(1, math.ceil(stats.reset_time - time.time()))
-                raise RateLimited(
-                    f"too many requests; try again in {retry} s",
-                    headers={"Retry-After": str(retry)},
-                )
+                return max(1, math.ceil(stats.reset_time - time.time()))
+        return None
 
     async def aclose(self) -> None:
         if isinstance(self.storage, MemoryStorage) and self.storage.timer is not None:

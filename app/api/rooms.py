@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, status
 
 from app.api import listing, lobby
 from app.api.auth import CurrentPlayer
-from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
 from app.api.ratelimit import rate_limit
 from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
@@ -101,7 +101,7 @@ async def get_room(
     )
 
 
-@router.delete("/{code}", responses={**AUTH, **ROOM, **HOST, **STATE})
+@router.delete("/{code}", responses={**AUTH, **ROOM, **HOST, **STATE}, dependencies=[NeedsCluster])
 async def close_room(
     code: str,
     request: Request,
@@ -126,7 +126,7 @@ async def close_room(
 @router.post(
     "/{code}/seats/{seat}",
     responses={**AUTH, **ROOM, **STATE, **BAD},
-    dependencies=[Depends(rate_limit("seats"))],
+    dependencies=[Depends(rate_limit("seats")), NeedsCluster],
 )
 async def sit(
     code: str,
@@ -152,7 +152,7 @@ async def sit(
 @router.delete(
     "/{code}/seats/{seat}",
     responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
-    dependencies=[Depends(rate_limit("seats"))],
+    dependencies=[Depends(rate_limit("seats")), NeedsCluster],
 )
 async def leave(
     code: str,
@@ -186,7 +186,7 @@ async def leave(
 @router.post(
     "/{code}/bots/{seat}",
     responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
-    dependencies=[Depends(rate_limit("seats"))],
+    dependencies=[Depends(rate_limit("seats")), NeedsCluster],
 )
 async def seat_bot(
     code: str,
@@ -210,7 +210,11 @@ async def seat_bot(
     )
 
 
-@router.patch("/{code}/settings", responses={**AUTH, **ROOM, **HOST, **STATE, **BAD})
+@router.patch(
+    "/{code}/settings",
+    responses={**AUTH, **ROOM, **HOST, **STATE, **BAD},
+    dependencies=[NeedsCluster],
+)
 async def change_settings(
     code: str,
     body: RoomSettingsPatch,
@@ -233,7 +237,9 @@ async def change_settings(
     )
 
 
-@router.post("/{code}/start", responses={**AUTH, **ROOM, **HOST, **STATE})
+@router.post(
+    "/{code}/start", responses={**AUTH, **ROOM, **HOST, **STATE}, dependencies=[NeedsCluster]
+)
 async def start(
     code: str,
     request: Request,

@@ -234,11 +234,14 @@ class RoomList(BaseModel):
     )
 
 
+FieldType = Literal["choice", "int", "bool"]
+
+
 class FieldSpec(BaseModel):
     """One setting of the create form. ``choice``: one of ``choices``; ``int``: min..max."""
 
     key: str
-    type: Literal["choice", "int", "bool"]
+    type: FieldType
     default: int | bool | str
     choices: list[int | str] | None = None
     min: int | None = None
@@ -388,10 +391,25 @@ class PracticeOut(BaseModel):
     seat: int = Field(description="The caller's seat (0); bots hold the others")
 
 
+Check = Literal["ok", "error"]  # one dependency, or all of them, as /api/health saw it
+RedisCheck = Literal["ok", "error", "disabled"]  # "disabled": the node runs without Redis
+
+
+ProbeStatus = Literal["ok", "error", "draining"]
+
+
+class ProbeOut(BaseModel):
+    """What ``/livez`` and ``/readyz`` answer. A 503 of ``/readyz`` carries these beside the
+    ``error`` envelope (``status`` then ``error`` or ``draining``)."""
+
+    status: ProbeStatus
+    node: str = Field(description="This server process's id (several nodes: who answered)")
+
+
 class HealthOut(BaseModel):
-    status: Literal["ok", "error"]
-    database: Literal["ok", "error"]
-    redis: Literal["ok", "error", "disabled"]
+    status: Check
+    database: Check
+    redis: RedisCheck
     node: str = Field(description="This server process's id (several nodes: who answered)")
 
 

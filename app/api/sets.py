@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import SessionDep
 from app.api.errors import ERROR_SCHEMA, NotFound
 from app.players import history
+from app.rooms.protocol import End
 
 router = APIRouter(tags=["history"])
 
@@ -24,6 +25,7 @@ Responses = dict[int | str, dict[str, Any]]
 BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 Status = Literal["finished", "in_play"]
+Shuffle = Literal["fair", "seed"]  # how a deal was shuffled (docs/FAIRNESS.md)
 MAX_PAGE = 100
 
 
@@ -48,7 +50,7 @@ class MoveOut(BaseModel):
     seq: int = Field(description="1, 2, … within the deal")
     seat: int
     tile: str = Field(description="Canonical, low-high: `3-5`")
-    end: Literal["left", "right", "discard"] | None = Field(
+    end: End | None = Field(
         description="Where it went (`null`: the opening tile); `discard`: laid face down (Klasik)"
     )
     placed: str | None = Field(description="The tile as drawn on the line, left number first")
@@ -75,7 +77,7 @@ class Dealing(BaseModel):
 
 
 class Fairness(BaseModel):
-    shuffle: Literal["fair", "seed"] = Field(
+    shuffle: Shuffle = Field(
         description="`fair`: dealt from a committed secret (docs/FAIRNESS.md); `seed`: from the "
         "engine's seeded generator (deals before it)"
     )

@@ -61,11 +61,16 @@ class Hello(_Incoming):
     resume: Resume | None = None
 
 
+# Where a tile goes: one end of the line, or face down (Klasik's discard). The REST history and
+# analysis name moves with it too.
+End = Literal["left", "right", "discard"]
+
+
 class Play(_Incoming):
     type: Literal["play"]
     move_id: str = Field(min_length=1, max_length=64)
     tile: str = Field(min_length=3, max_length=3)
-    end: Literal["left", "right", "discard"] | None = None
+    end: End | None = None
 
 
 class Leave(_Incoming):

@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.presets import MAX_SEATS, ROOM_STATUSES, SEATS_PER_TABLE, seat_count
+from app.presets import MAX_SEATS, MODES, ROOM_STATUSES, SEATS_PER_TABLE, Mode, seat_count
 from app.store.types import UTCDateTime, utcnow
 
 __all__ = ["MAX_SEATS", "ROOM_STATUSES", "SEATS_PER_TABLE", "seat_count"]  # re-exported
@@ -212,7 +212,7 @@ class DealAnalysis(Base):
 
 # --- players who come back: accounts, sessions, ratings (app/players) ---------------------------
 
-RATED_MODES = ("tunggal", "ganda")  # one rating per player per mode
+RATED_MODES: tuple[Mode, ...] = MODES  # one rating per player per mode
 _MODE_CHECK = "mode IN (" + ", ".join(f"'{mode}'" for mode in RATED_MODES) + ")"
 
 

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from jsonschema import Draft202012Validator
 from pydantic import SecretStr
 from sqlalchemy import select
 
@@ -25,6 +24,7 @@ from app.rooms.protocol import CLOSE_BANNED, CLOSE_REMOVED, CLOSE_ROOM_CLOSED
 from app.rooms.store import SqlGameStore
 from app.settings import Settings
 from app.store.models import Player, Room, Seat
+from tests.app.documents import validate_component
 from tests.app.live.client import Lobby
 from tests.app.live.conftest import CONFIG, Probe
 from tests.app.live.server import ServerProcess
@@ -52,7 +52,7 @@ async def spec_of(api: httpx.AsyncClient) -> dict[str, Any]:
 def documented(spec: dict[str, Any], path: str, method: str, response: httpx.Response) -> None:
     """The answer is one the operation documents, in the shared Error envelope."""
     assert str(response.status_code) in spec["paths"][path][method]["responses"], response.text
-    Draft202012Validator(spec["components"]["schemas"]["Error"]).validate(response.json())
+    validate_component(spec, "Error", response.json())
 
 
 async def joined(app: Any, room_id: str, player_id: str | None) -> Probe:

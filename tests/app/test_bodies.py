@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
-from jsonschema import Draft202012Validator
 
 from app.settings import Settings
+from tests.app.documents import validate_component
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ async def rooms_of(api: httpx.AsyncClient, guest: Any) -> list[Any]:
 
 
 def enveloped(spec: dict[str, Any], response: httpx.Response, code: str) -> None:
-    Draft202012Validator(spec["components"]["schemas"]["Error"]).validate(response.json())
+    validate_component(spec, "Error", response.json())
     assert response.json()["error"]["code"] == code
 
 

@@ -184,12 +184,8 @@ async def test_openapi_shows_the_new_calls(api: httpx.AsyncClient) -> None:
     listing = paths["/api/rooms"]["get"]
     assert {p["name"] for p in listing["parameters"]} == {"limit", "cursor"}
     schemas = (await api.get("/openapi.json")).json()["components"]["schemas"]
-    assert schemas["RoomOut"]["properties"]["status"]["enum"] == [
-        "open",
-        "playing",
-        "closed",
-        "abandoned",
-    ]
+    assert schemas["RoomOut"]["properties"]["status"]["$ref"] == "#/components/schemas/RoomStatus"
+    assert schemas["RoomStatus"]["enum"] == ["open", "playing", "closed", "abandoned"]
     assert "next_cursor" in schemas["RoomList"]["properties"]
 
 
