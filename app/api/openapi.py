@@ -23,6 +23,7 @@ from fastapi.routing import APIRoute
 from app import presets
 from app.api import analysis, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
+from app.players import social
 from app.rooms import protocol
 
 # Component name -> the Literal it names. Each set of values once: two names for the same values
@@ -45,6 +46,8 @@ ENUMS: dict[str, Any] = {
     "Check": schemas.Check,
     "RedisCheck": schemas.RedisCheck,
     "ProbeStatus": schemas.ProbeStatus,
+    "TieState": social.TieState,
+    "NotificationKind": social.NotificationKind,
     "ErrorCode": ErrorCode,
 }
 

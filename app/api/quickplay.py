@@ -62,7 +62,7 @@ async def quick_play(
 @router.post(
     "/rooms/{code}/again",
     responses={**AUTH, **ROOM, **STATE},
-    dependencies=[Depends(rate_limit("seats"))],
+    dependencies=[Depends(rate_limit("seats")), NeedsCluster],
 )
 async def play_again(
     code: str,
@@ -93,7 +93,7 @@ async def play_again(
 @router.post(
     "/rooms/{code}/fill",
     responses={**AUTH, **ROOM, **STATE},
-    dependencies=[Depends(rate_limit("seats"))],
+    dependencies=[Depends(rate_limit("seats")), NeedsCluster],
 )
 async def start_with_bots(
     code: str,

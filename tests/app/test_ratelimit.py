@@ -318,6 +318,8 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/rooms/{code}/seats/{seat}", "post"),
         ("/api/rooms/{code}/seats/{seat}", "delete"),
         ("/api/rooms/{code}/bots/{seat}", "post"),
+        ("/api/rooms/{code}/again", "post"),  # "play again" and "start now": the seats' limit
+        ("/api/rooms/{code}/fill", "post"),
         ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
         ("/api/practice", "post"),  # each call opens a table
         ("/api/sessions", "post"),  # logins, per address (and per username inside the call)

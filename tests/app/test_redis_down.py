@@ -88,6 +88,8 @@ def _writes(host: dict[str, str], other: dict[str, str], code: str) -> list[tupl
         (room, "delete", call("DELETE", f"/api/rooms/{code}", headers=host)),
         ("/api/quickplay", "post", call("POST", "/api/quickplay", json={}, headers=other)),
         ("/api/practice", "post", call("POST", "/api/practice", json={}, headers=other)),
+        (room + "/again", "post", call("POST", f"/api/rooms/{code}/again", headers=host)),
+        (room + "/fill", "post", call("POST", f"/api/rooms/{code}/fill", headers=host)),
     ]
 
 
