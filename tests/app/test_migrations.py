@@ -18,6 +18,7 @@ TABLES = {
     *("accounts", "player_sessions", "set_players", "ratings", "rating_changes"),
     "deployment_marks",
     "deal_analyses",
+    *("tournaments", "tournament_entries", "tournament_rounds", "tournament_tables"),
 }
 
 
