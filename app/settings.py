@@ -78,6 +78,8 @@ class Settings(BaseSettings):
     rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
     rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
     rate_admin: str = "60/minute"  # every /api/admin call, per address (checked before the token)
+    rate_tournaments: str = "5/minute;20/day"  # POST /api/tournaments
+    rate_tournament_entries: str = "30/minute"  # enter, confirm, withdraw
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -119,6 +121,8 @@ class Settings(BaseSettings):
         "rate_login",
         "rate_login_user",
         "rate_admin",
+        "rate_tournaments",
+        "rate_tournament_entries",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -2,7 +2,17 @@
 
 from fastapi import APIRouter
 
-from app.api import accounts, guests, health, metrics, practice, presets, quickplay, rooms
+from app.api import (
+    accounts,
+    guests,
+    health,
+    metrics,
+    practice,
+    presets,
+    quickplay,
+    rooms,
+    tournaments,
+)
 
 api_router = APIRouter(prefix="/api")
 api_router.include_router(guests.router)
@@ -12,4 +22,5 @@ api_router.include_router(quickplay.router)
 api_router.include_router(practice.router)
 api_router.include_router(health.router)
 api_router.include_router(accounts.router)
+api_router.include_router(tournaments.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

@@ -224,7 +224,7 @@ async def count_entries_of(
         .where(TournamentEntry.tournament_id.in_(ids), TournamentEntry.withdrawn_at.is_(None))
         .group_by(TournamentEntry.tournament_id)
     )
-    return {tid: int(count) for tid, count in (await session.execute(query)).tuples()}
+    return {row[0]: int(row[1]) for row in await session.execute(query)}
 
 
 async def room_codes(session: AsyncSession, *, room_ids: Iterable[str]) -> dict[str, str]:

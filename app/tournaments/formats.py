@@ -35,6 +35,10 @@ BYE_POINTS: dict[Mode, Fraction] = {
 # (the earlier entry): the last key makes every rank distinct.
 TIEBREAKS: tuple[str, ...] = ("points", "deal_points", "buchholz", "entrant")
 ROUNDS_RANGE = (1, 15)  # the rounds an organizer may choose for a Swiss
+NAME_LENGTH = (3, 60)  # a tournament's name, in characters after trimming
+# The most entrants an organizer may allow (players in Tunggal, pairs in Ganda); the fewest it
+# may ask for is one table's worth, TABLE_ENTRANTS.
+ENTRANTS_RANGE = (4, 1024)
 
 
 class TournamentError(GapleError):
