@@ -27,7 +27,13 @@ from app.players import accounts, ratings
 from app.presets import Mode
 from app.store import players
 from app.store import tournaments as store
-from app.store.models import Player, Tournament, TournamentEntry, TournamentTable
+from app.store.models import (
+    Player,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)
 from app.store.types import utcnow
 from app.tournaments import knockout, swiss
 from app.tournaments.formats import (
@@ -173,8 +179,9 @@ async def entries_open(session: AsyncSession, tournament: Tournament) -> bool:
     if tournament.status != "running":
         return False
     started = await store.count_rounds(session, tournament_id=tournament.id)
-    planned = max(tournament.rounds or 0, started)
-    return swiss.late_join_allowed(tournament.format, rounds=planned, started=started)  # type: ignore[arg-type]
+    planned = max(tournament.rounds or 0, started)  # a knockout has no planned count
+    format: Format = tournament.format  # type: ignore[assignment]  # DB check
+    return swiss.late_join_allowed(format, rounds=planned, started=started)
 
 
 async def enter(
@@ -403,6 +410,53 @@ def scoring(mode: Mode) -> dict[str, Any]:
     }
 
 
+def _rounds_view(
+    mode: Mode,
+    rounds: Sequence[TournamentRound],
+    tables: Sequence[TournamentTable],
+    codes: dict[str, str],
+) -> list[dict[str, Any]]:
+    """Each round with its byes and tables; a table's result with the points it scored."""
+    by_round: dict[int, list[dict[str, Any]]] = {r.number: [] for r in rounds}
+    for table in tables:
+        result = None
+        if table.result is not None:
+            points = table_points(mode, table.result["places"])
+            result = {**table.result, "points": [_number(p) for p in points]}
+        code = codes.get(table.room_id) if table.room_id else None
+        by_round[table.round].append(
+            {"number": table.number, "code": code, "entrants": [*table.entrants], "result": result}
+        )
+    return [
+        {"number": r.number, "status": r.status, "byes": [*r.byes], "tables": by_round[r.number]}
+        for r in rounds
+    ]
+
+
+def _standings_view(
+    mode: Mode,
+    entries: Sequence[TournamentEntry],
+    rounds: Sequence[TournamentRound],
+    tables: Sequence[TournamentTable],
+) -> list[dict[str, Any]]:
+    """The standings of every entrant (withdrawn ones too) from the stored results and byes;
+    none before the first round."""
+    if not rounds:
+        return []
+    results = [r for r in map(_table_result, tables) if r is not None]
+    byes = [Bye(r.number, e) for r in rounds for e in r.byes]
+    ranked = standings(mode, [e.id for e in entries if is_complete(e)], results, byes)
+    return [
+        {
+            "rank": s.rank,
+            "entrant": s.entrant,
+            "points": _number(s.points),
+            "tiebreaks": {k: _number(Fraction(v)) for k, v in s.tiebreaks().items()},
+        }
+        for s in ranked
+    ]
+
+
 async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
     """The tournament as the API shows it (docs/API.md, "Tournaments")."""
     tournament = await store.get_tournament(session, tournament_id=tournament_id)
@@ -419,25 +473,6 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
     def who(player_id: str | None) -> dict[str, str] | None:
         return None if player_id is None else {"player_id": player_id, "name": names[player_id]}
 
-    results = [r for r in map(_table_result, tables) if r is not None]
-    byes = [Bye(r.number, e) for r in rounds for e in r.byes]
-    ranked = (
-        standings(mode, [e.id for e in entries if is_complete(e)], results, byes) if rounds else ()
-    )
-    by_round: dict[int, list[dict[str, Any]]] = {r.number: [] for r in rounds}
-    for table in tables:
-        result = None
-        if table.result is not None:
-            points = table_points(mode, table.result["places"])
-            result = {**table.result, "points": [_number(p) for p in points]}
-        by_round[table.round].append(
-            {
-                "number": table.number,
-                "code": codes.get(table.room_id) if table.room_id else None,
-                "entrants": list(table.entrants),
-                "result": result,
-            }
-        )
     return {
         "id": tournament.id,
         "name": tournament.name,
@@ -466,23 +501,7 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
             for e in entries
         ],
         "pools": tournament.pools,
-        "rounds": [
-            {
-                "number": r.number,
-                "status": r.status,
-                "byes": list(r.byes),
-                "tables": by_round[r.number],
-            }
-            for r in rounds
-        ],
-        "standings": [
-            {
-                "rank": s.rank,
-                "entrant": s.entrant,
-                "points": _number(s.points),
-                "tiebreaks": {k: _number(Fraction(v)) for k, v in s.tiebreaks().items()},
-            }
-            for s in ranked
-        ],
+        "rounds": _rounds_view(mode, rounds, tables, codes),
+        "standings": _standings_view(mode, entries, rounds, tables),
         "scoring": scoring(mode),
     }

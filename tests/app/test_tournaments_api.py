@@ -647,3 +647,40 @@ async def test_every_refusal_is_documented_for_its_operation(
         )
         seen.add(response.status_code)
     assert seen == {401, 403, 404, 409, 422}
+
+
+async def test_standings_follow_the_stored_results(
+    api: httpx.AsyncClient, app: Any, make_guest: MakeGuest
+) -> None:
+    org = await organizer(api, make_guest)
+    tid = (await create(api, org, min_entrants=4))["id"]
+    for n in range(5):
+        assert (await enter(api, tid, await make_guest(f"P{n}"))).status_code == 201
+    body = (await api.post(f"/api/tournaments/{tid}/start", headers=org.headers)).json()
+    [round_one] = body["rounds"]
+    seated = round_one["tables"][0]["entrants"]
+    [bye] = round_one["byes"]
+    # The table's set ended with the second and third tied (what the next step will store).
+    async with app.state.db.session() as session, session.begin():
+        table = await session.get(TournamentTable, (tid, 1, 1))
+        assert table is not None
+        table.result = {"places": [1, 2, 2, 4], "deal_points": [30, 12, 12, -5]}
+    after = await get(api, tid)
+    assert after["rounds"][0]["tables"][0]["result"] == {
+        "places": [1, 2, 2, 4],
+        "deal_points": [30, 12, 12, -5],
+        "points": [3, 1.5, 1.5, 0],
+    }
+    ranked = [
+        (s["entrant"], s["points"], s["tiebreaks"]["deal_points"]) for s in after["standings"]
+    ]
+    # 3 for the winner; the shared seconds score 3/2 each like the bye, and rank above it on
+    # deal points (12 against none); the last is last.
+    assert ranked[0] == (seated[0], 3, 30)
+    assert {ranked[1][0], ranked[2][0]} == {seated[1], seated[2]}
+    assert ranked[1][1:] == ranked[2][1:] == (1.5, 12)
+    assert ranked[3] == (bye, 1.5, 0)
+    assert ranked[4] == (seated[3], 0, -5)
+    # Buchholz: the opponents' points at the table (a bye adds none).
+    buchholz = {s["entrant"]: s["tiebreaks"]["buchholz"] for s in after["standings"]}
+    assert buchholz[seated[0]] == 3 and buchholz[seated[3]] == 6 and buchholz[bye] == 0
