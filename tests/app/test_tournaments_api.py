@@ -333,7 +333,9 @@ async def test_tunggal_entries_duplicates_full_and_withdrawing(
     }
     refused(await enter(api, tid, players[0]), 409, "already_entered")
     refused(await enter(api, tid, players[1], players[2]), 422, "invalid")  # no partner in Tunggal
-    for guest in players[1:4]:
+    bare = await api.post(f"/api/tournaments/{tid}/entries", headers=players[1].headers)
+    assert bare.status_code == 201, bare.text  # no body at all is a Tunggal entry too
+    for guest in players[2:4]:
         assert (await enter(api, tid, guest)).status_code == 201
     before = await stored(app)
     refused(await enter(api, tid, players[4]), 409, "tournament_full")
@@ -557,8 +559,10 @@ async def test_entries_at_once_never_exceed_max_entrants(
     assert await rows(app, TournamentEntry) == 5
 
 
-async def test_a_flood_of_entries_is_answered_429(settings: Settings) -> None:
-    limited = settings.model_copy(update={"rate_tournament_entries": "3/minute"})
+async def test_a_flood_of_tournaments_or_entries_is_answered_429(settings: Settings) -> None:
+    limited = settings.model_copy(
+        update={"rate_tournament_entries": "3/minute", "rate_tournaments": "1/minute"}
+    )
     app = create_app(limited)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -571,6 +575,10 @@ async def test_a_flood_of_entries_is_answered_429(settings: Settings) -> None:
             )
             assert saved.status_code == 201
             tid = (await create(api, guest))["id"]
+            again = await api.post("/api/tournaments", json=swiss(), headers=guest.headers)
+            refused(again, 429, "rate_limited")
+            assert (await api.get("/api/tournaments")).json()["next_cursor"] is None
+            assert len((await api.get("/api/tournaments")).json()["tournaments"]) == 1
             made = [await api.post("/api/guests", json={"name": f"P{n}"}) for n in range(4)]
             players = [Guest(**m.json()) for m in made]
             for player in players[:3]:
