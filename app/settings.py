@@ -82,6 +82,8 @@ class Settings(BaseSettings):
     rate_friends: str = "20/minute;200/day"
     rate_blocks: str = "30/minute"  # POST and DELETE /api/blocks/{id}, per address
     max_friends: int = Field(default=500, gt=0)  # friendships per player
+    rate_tournaments: str = "5/minute;20/day"  # POST /api/tournaments
+    rate_tournament_entries: str = "30/minute"  # enter, confirm, withdraw
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -125,6 +127,8 @@ class Settings(BaseSettings):
         "rate_admin",
         "rate_friends",
         "rate_blocks",
+        "rate_tournaments",
+        "rate_tournament_entries",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -12,6 +12,7 @@ from app.api import (
     quickplay,
     rooms,
     social,
+    tournaments,
 )
 
 api_router = APIRouter(prefix="/api")
@@ -23,4 +24,5 @@ api_router.include_router(practice.router)
 api_router.include_router(health.router)
 api_router.include_router(accounts.router)
 api_router.include_router(social.router)
+api_router.include_router(tournaments.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

@@ -65,6 +65,20 @@ ErrorCode = Literal[
     "not_yourself",
     "friend_limit",
     "player_blocked",
+    # tournaments (app/rooms/tournaments.py REFUSALS)
+    "account_required",
+    "not_organizer",
+    "not_partner",
+    "tournament_not_found",
+    "entry_not_found",
+    "tournament_closed",
+    "tournament_full",
+    "already_entered",
+    "partner_entered",
+    "not_entered",
+    "too_few_entrants",
+    "tournament_started",
+    "tournament_over",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 

@@ -25,6 +25,7 @@ from app.api import analysis, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
 from app.players import social
 from app.rooms import protocol
+from app.tournaments import formats as tournament_formats
 
 # Component name -> the Literal it names. Each set of values once: two names for the same values
 # would be two types in a generated client again (tests/app/test_openapi.py checks).
@@ -48,6 +49,10 @@ ENUMS: dict[str, Any] = {
     "ProbeStatus": schemas.ProbeStatus,
     "TieState": social.TieState,
     "NotificationKind": social.NotificationKind,
+    "TournamentFormat": tournament_formats.Format,
+    "TournamentStatus": tournament_formats.Status,
+    "TournamentFilter": schemas.TournamentFilter,
+    "RoundStatus": tournament_formats.RoundStatus,
     "ErrorCode": ErrorCode,
 }
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    model_validator,
+)
 
 import engine
 from app import presets as rs
@@ -19,6 +26,7 @@ from app.presets import (
     Scoring,
     Stuck,
 )
+from app.tournaments import formats as tf
 
 # Literals rather than free strings, all from app/presets.py; combinations are checked by
 # the engine (app.api.lobby).
@@ -491,3 +499,145 @@ class MarkReadIn(_Strict):
 class MarkReadOut(BaseModel):
     marked: int = Field(description="Notifications that were unread and are read now")
     unread: int
+
+
+# --- tournaments (docs/API.md "Tournaments"; the rules: docs/TOURNAMENTS.md) --------------------
+
+TournamentStatus = tf.Status
+TournamentFilter = Literal["upcoming", "running", "finished", "cancelled"]
+ROUNDS_MIN, ROUNDS_MAX = tf.ROUNDS_RANGE
+ENTRANTS_MIN, ENTRANTS_MAX = tf.ENTRANTS_RANGE
+
+
+class TournamentIn(_Strict):
+    name: str = Field(
+        description=f"{tf.NAME_LENGTH[0]}..{tf.NAME_LENGTH[1]} printable characters, trimmed"
+    )
+    format: tf.Format = Field(description='"swiss" or "knockout" (pools, then a bracket)')
+    mode: Mode = Field(description="tunggal: an entrant is a player; ganda: a pair")
+    rounds: int | None = Field(
+        default=None,
+        ge=ROUNDS_MIN,
+        le=ROUNDS_MAX,
+        description="A swiss's rounds (required); a knockout's follow from its entries",
+    )
+    settings: RoomSettings = Field(
+        default_factory=RoomSettings,
+        description="The room settings of every set, checked as a room's; `mode` must be the "
+        "tournament's (left out: taken from it); `rated` and `public` follow the tournament",
+    )
+    bracket_settings: RoomSettings | None = Field(
+        default=None, description="A knockout's bracket sets, e.g. a higher target_points"
+    )
+    starts_at: AwareDatetime = Field(
+        strict=False, description="When it starts by itself; in the future, with an offset"
+    )
+    min_entrants: int = Field(
+        ge=min(tf.TABLE_ENTRANTS.values()),
+        le=ENTRANTS_MAX,
+        description="At least one table's worth (4 players, 2 pairs) and at most max_entrants",
+    )
+    max_entrants: int = Field(ge=ENTRANTS_MIN, le=ENTRANTS_MAX)
+    rated: bool = Field(default=False, description="The tournament's sets count for ratings")
+    public: bool = Field(default=True, description="Listed by GET /api/tournaments")
+
+
+class EntryIn(_Strict):
+    partner_id: str | None = Field(
+        default=None, max_length=32, description="Ganda: the partner, who confirms; Tunggal: none"
+    )
+
+
+class EntrantOut(BaseModel):
+    id: int = Field(description="The entry's id: the entrant in rounds and standings")
+    player: PlayerOut
+    partner: PlayerOut | None = Field(description="Ganda: the partner the entry names")
+    partner_confirmed: bool = Field(description="Ganda: the partner confirmed; false in Tunggal")
+    withdrawn: bool = Field(description="Withdrew after the start: forfeits the rounds left")
+
+
+class EntryOut(BaseModel):
+    tournament_id: int
+    entrant: EntrantOut
+
+
+class TableResultOut(BaseModel):
+    places: list[int] = Field(description="Each entrant's place at the table, 1 best")
+    deal_points: list[int] = Field(description="Each entrant's points in the set's deals")
+    points: list[int | float] = Field(description="The tournament points each scored")
+
+
+class TournamentTableOut(BaseModel):
+    number: int
+    code: str | None = Field(description="The code of the room that plays it, once made")
+    entrants: list[int] = Field(description="Entry ids in seat order (Ganda: pair A, pair B)")
+    result: TableResultOut | None = Field(description="When the table's set has ended")
+
+
+class TournamentRoundOut(BaseModel):
+    number: int
+    status: tf.RoundStatus
+    byes: list[int] = Field(description="Entry ids sitting the round out (a bye's points)")
+    tables: list[TournamentTableOut]
+
+
+class PoolOut(BaseModel):
+    name: str
+    members: list[int] = Field(description="Entry ids, in rating order")
+
+
+class StandingOut(BaseModel):
+    rank: int
+    entrant: int
+    points: int | float
+    tiebreaks: dict[str, int | float] = Field(description="deal_points, then buchholz")
+
+
+class ScoringOut(BaseModel):
+    place_points: list[int] = Field(description="The award of each place at a table")
+    bye_points: int | float = Field(description="A bye: the average award of a table")
+    tiebreaks: list[str] = Field(description="The order of the standings")
+
+
+class TournamentOut(BaseModel):
+    id: int
+    name: str
+    format: tf.Format
+    mode: Mode
+    status: TournamentStatus
+    starts_at: datetime
+    created_at: datetime
+    organizer: PlayerOut
+    settings: dict[str, Any] = Field(description="The room settings of every set")
+    bracket_settings: dict[str, Any] | None
+    round_count: int | None = Field(description="A swiss's rounds; null for a knockout")
+    min_entrants: int
+    max_entrants: int
+    rated: bool
+    public: bool
+    entries_open: bool = Field(description="An entry is taken now (late join: swiss only)")
+    entrants: list[EntrantOut] = Field(description="Every entry, in the order made")
+    pools: list[PoolOut] | None = Field(description="A knockout's pools, once it has started")
+    rounds: list[TournamentRoundOut]
+    standings: list[StandingOut] = Field(description="Empty before the first round")
+    scoring: ScoringOut
+
+
+class TournamentSummary(BaseModel):
+    id: int
+    name: str
+    format: tf.Format
+    mode: Mode
+    status: TournamentStatus
+    starts_at: datetime
+    organizer: PlayerOut
+    entries: int = Field(description="Entries holding a place (not withdrawn)")
+    max_entrants: int
+    rated: bool
+
+
+class TournamentList(BaseModel):
+    tournaments: list[TournamentSummary]
+    next_cursor: str | None = Field(
+        default=None, description="Pass as `cursor` for the next page; null on the last page"
+    )

@@ -12,6 +12,7 @@ from sqlalchemy import (
     CheckConstraint,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -23,6 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.presets import MAX_SEATS, MODES, ROOM_STATUSES, SEATS_PER_TABLE, Mode, seat_count
 from app.store.types import UTCDateTime, utcnow
+from app.tournaments import formats as tournament_formats
 
 __all__ = ["MAX_SEATS", "ROOM_STATUSES", "SEATS_PER_TABLE", "seat_count"]  # re-exported
 
@@ -368,3 +370,109 @@ class Notification(Base):
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     read_at: Mapped[datetime | None]
+
+
+# --- organized play: tournaments (docs/TOURNAMENTS.md; the rules are app/tournaments') --------
+
+TOURNAMENT_FORMATS = tournament_formats.FORMATS
+TOURNAMENT_STATUSES = tournament_formats.STATUSES
+ROUND_STATUSES = tournament_formats.ROUND_STATUSES
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN (" + ", ".join(f"'{value}'" for value in values) + ")"
+
+
+class Tournament(Base):
+    """An organized event. ``settings`` are the room settings of every set (``bracket_settings``,
+    a knockout's bracket sets when the organizer wants them longer); ``rounds`` is a Swiss's
+    round count (NULL for a knockout: its entries decide); ``pools`` a knockout's drawn pools,
+    ``[{"name", "members": [entry ids in rating order]}]``, once it has started."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint(_one_of("format", TOURNAMENT_FORMATS), name="format"),
+        CheckConstraint(_MODE_CHECK, name="mode"),
+        CheckConstraint(_one_of("status", TOURNAMENT_STATUSES), name="status"),
+        CheckConstraint("min_entrants <= max_entrants", name="entrants"),
+        Index("ix_tournaments_status_starts_at", "status", "starts_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(60))
+    format: Mapped[str] = mapped_column(String(8))
+    mode: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(12), default="registering")
+    settings: Mapped[dict[str, Any]]
+    bracket_settings: Mapped[dict[str, Any] | None]
+    rounds: Mapped[int | None]
+    starts_at: Mapped[datetime]
+    min_entrants: Mapped[int]
+    max_entrants: Mapped[int]
+    rated: Mapped[bool] = mapped_column(default=False)
+    public: Mapped[bool] = mapped_column(default=True)
+    organizer_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    pools: Mapped[list[Any] | None] = mapped_column(JSON())
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class TournamentEntry(Base):
+    """An entry: a player (Tunggal) or a pair (Ganda: the player who entered and the partner they
+    named, who confirms). Its ``id`` is the entrant's id in the tournament logic. A player holds
+    one entry per tournament, as its player or as its partner (the service checks the cross
+    case; the constraints the two direct ones). Withdrawn while running: ``withdrawn_at``."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "player_id"),
+        UniqueConstraint("tournament_id", "partner_id"),
+        CheckConstraint("partner_id IS NULL OR partner_id <> player_id", name="partner"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    partner_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    partner_confirmed: Mapped[bool] = mapped_column(default=False)
+    withdrawn_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TournamentRound(Base):
+    """A round once paired: its byes (entry ids, each worth ``formats.BYE_POINTS``) and status
+    (``paired``: tables stored, ``playing``: their rooms made, ``finished``)."""
+
+    __tablename__ = "tournament_rounds"
+    __table_args__ = (CheckConstraint(_one_of("status", ROUND_STATUSES), name="status"),)
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    status: Mapped[str] = mapped_column(String(8), default="paired")
+    byes: Mapped[list[Any]] = mapped_column(JSON())
+    paired_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+
+class TournamentTable(Base):
+    """One table of a round: its entrants (entry ids in seat order; Ganda: pair A, then pair B),
+    the room that plays it once made, and its ``result``, ``{"places": [...], "deal_points":
+    [...]}`` in the entrants' order (``formats.TableResult``), when its set has ended."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["tournament_id", "round"],
+            ["tournament_rounds.tournament_id", "tournament_rounds.number"],
+            ondelete="CASCADE",
+        ),
+    )
+
+    tournament_id: Mapped[int] = mapped_column(primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    entrants: Mapped[list[Any]] = mapped_column(JSON())
+    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"))
+    result: Mapped[dict[str, Any] | None]

@@ -20,6 +20,11 @@ from app.presets import MODES, Mode
 
 Format = Literal["swiss", "knockout"]
 FORMATS: tuple[Format, ...] = get_args(Format)
+# A tournament's life, and a paired round's (the store's check constraints use these too).
+Status = Literal["registering", "running", "finished", "cancelled"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+RoundStatus = Literal["paired", "playing", "finished"]
+ROUND_STATUSES: tuple[RoundStatus, ...] = get_args(RoundStatus)
 
 # Entrants per table: four players, or two pairs (a pair holds two seats across from each other).
 TABLE_ENTRANTS: dict[Mode, int] = {"tunggal": 4, "ganda": 2}
@@ -35,6 +40,10 @@ BYE_POINTS: dict[Mode, Fraction] = {
 # (the earlier entry): the last key makes every rank distinct.
 TIEBREAKS: tuple[str, ...] = ("points", "deal_points", "buchholz", "entrant")
 ROUNDS_RANGE = (1, 15)  # the rounds an organizer may choose for a Swiss
+NAME_LENGTH = (3, 60)  # a tournament's name, in characters after trimming
+# The most entrants an organizer may allow (players in Tunggal, pairs in Ganda); the fewest it
+# may ask for is one table's worth, TABLE_ENTRANTS.
+ENTRANTS_RANGE = (4, 1024)
 
 
 class TournamentError(GapleError):

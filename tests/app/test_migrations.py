@@ -19,6 +19,7 @@ TABLES = {
     "deployment_marks",
     "deal_analyses",
     *("friendships", "blocks", "notifications"),
+    *("tournaments", "tournament_entries", "tournament_rounds", "tournament_tables"),
 }
 
 

@@ -332,6 +332,11 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/admin/rooms/{code}/seats/{seat}", "delete"),
         ("/api/admin/players/{player_id}/ban", "post"),
         ("/api/admin/players/{player_id}/ban", "delete"),
+        # tournaments: creating one, and entering, confirming, withdrawing (one budget)
+        ("/api/tournaments", "post"),
+        ("/api/tournaments/{tournament_id}/entries", "post"),
+        ("/api/tournaments/{tournament_id}/entries/{entry_id}/confirm", "post"),
+        ("/api/tournaments/{tournament_id}/entries/me", "delete"),
     }
     for path, methods in paths.items():
         for method, operation in methods.items():
