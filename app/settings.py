@@ -78,6 +78,7 @@ class Settings(BaseSettings):
     rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
     rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
     rate_admin: str = "60/minute"  # every /api/admin call, per address (checked before the token)
+    rate_records: str = "20/minute"  # POST /api/records/replay: each call re-plays a whole set
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -119,6 +120,7 @@ class Settings(BaseSettings):
         "rate_login",
         "rate_login_user",
         "rate_admin",
+        "rate_records",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -320,6 +320,7 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/rooms/{code}/bots/{seat}", "post"),
         ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
         ("/api/practice", "post"),  # each call opens a table
+        ("/api/records/replay", "post"),  # each call re-plays a whole set
         ("/api/sessions", "post"),  # logins, per address (and per username inside the call)
         # the operators' API, every call (before its token is checked)
         ("/api/admin/tables", "get"),
