@@ -1,6 +1,7 @@
 """The open-hand solver's speed: whole PORDI deals solved from the first move, one core.
 
-    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal] [--max-nodes N] [-v]
+    .venv/bin/python bench/solver.py [--deals 200] [--modes ganda,tunggal]
+        [--engines pure,compiled] [--site DIR] [--max-nodes N] [-v]
 
 For each of ``--deals`` seeded deals (seeds 0, 1, ...): ``solve``, the exact value of the
 first position (one search, a fresh table), and ``analyse``, every legal move of every
@@ -8,22 +9,33 @@ position of the deal as a random (easy) bot played it, from the last move back t
 one solver (what ``engine.analysis.analyse_deal`` does, without the hard bot's playouts).
 Prints p50 / p95 / max of the CPU seconds (``time.process_time``) and of the positions
 searched. ``--max-nodes``: the per-position budget of the analysis (0: none); deals that hit
-it are counted. Pure-Python engine of the checkout (the solver is not among the compiled
-modules).
+it are counted.
+
+``--engines``: ``pure``, the pure-Python engine of the checkout, in this process; ``compiled``,
+the engine as a ``GAPLE_COMPILE=1`` wheel builds it (docs/ENGINE.md, "Compiled engine"; the
+solver is among the compiled modules), built first into a temporary directory (or taken from
+``--site``, a directory ``tests/wheel.compiled_engine`` made), in a child process run after the
+pure one, never beside it: one process measures at a time. The first line of each engine's
+output names the engine it measured.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+# Appended, not inserted: a compiled engine on PYTHONPATH (--engines compiled) comes first.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
+import engine.solver
 from engine import new_match, play, pordi, start_deal, view
 from engine.bots import EASY
 from engine.solver import SearchLimit, Solver, node_of
@@ -34,14 +46,55 @@ def pct(xs: Sequence[float], q: float) -> float:
     return ys[min(len(ys) - 1, int(q * len(ys)))]
 
 
-def main() -> None:
+ENGINES = ("pure", "compiled")
+
+
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--modes", default="ganda,tunggal")
+    ap.add_argument("--engines", default="pure", help="pure, compiled or pure,compiled")
+    ap.add_argument("--site", type=Path, help="a compiled engine already built (tests/wheel.py)")
     ap.add_argument("--max-nodes", type=int, default=0)
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per deal (stderr)")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    print(f"python {sys.version.split()[0]}, pure engine, {args.deals} deals per mode")
+    engines = args.engines.split(",")
+    if not set(engines) <= set(ENGINES):
+        ap.error(f"--engines: choose from {', '.join(ENGINES)}")
+    if args.child:  # the compiled engine's process: measure what this process imported
+        measure(args)
+        return 0
+    for name in engines:
+        if name == "pure":
+            measure(args)
+        else:
+            code = run_compiled(args)
+            if code:
+                return code
+    return 0
+
+
+def run_compiled(args: argparse.Namespace) -> int:
+    """This benchmark again, in a process that imports the engine from a compiled wheel."""
+    argv = ["--deals", str(args.deals), "--modes", args.modes, "--max-nodes", str(args.max_nodes)]
+    command = [sys.executable, "-P", __file__, *argv, *["-v"] * args.verbose, "--child"]
+    if args.site is not None:
+        env = {**os.environ, "PYTHONPATH": str(args.site)}
+        return subprocess.run(command, env=env, check=False).returncode
+    from tests.wheel import compiled_engine
+
+    with tempfile.TemporaryDirectory(prefix="gaple-compiled-") as out:
+        print("building the compiled engine ...", flush=True)
+        built = compiled_engine(Path(out))
+        env = {**os.environ, "PYTHONPATH": str(built)}
+        return subprocess.run(command, env=env, check=False).returncode
+
+
+def measure(args: argparse.Namespace) -> None:
+    compiled = str(engine.solver.__file__).endswith(".so")
+    build = "compiled engine (mypyc, solver included)" if compiled else "pure-Python engine"
+    print(f"python {sys.version.split()[0]}, {build}, {args.deals} deals per mode", flush=True)
     for mode in args.modes.split(","):
         rules = pordi(mode)
         solve_t: list[float] = []
@@ -92,4 +145,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
