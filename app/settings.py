@@ -84,6 +84,7 @@ class Settings(BaseSettings):
     max_friends: int = Field(default=500, gt=0)  # friendships per player
     rate_tournaments: str = "5/minute;20/day"  # POST /api/tournaments
     rate_tournament_entries: str = "30/minute"  # enter, confirm, withdraw
+    rate_records: str = "20/minute"  # POST /api/records/replay: each call re-plays a whole set
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
     # A room's life (app/rooms/lifecycle.py, app/rooms/sweeper.py)
@@ -129,6 +130,7 @@ class Settings(BaseSettings):
         "rate_blocks",
         "rate_tournaments",
         "rate_tournament_entries",
+        "rate_records",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

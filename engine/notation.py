@@ -17,7 +17,8 @@ from typing import Any, Final
 from engine.deal import Move
 from engine.errors import EngineError
 from engine.events import Event
-from engine.replay import Source, replay_match
+from engine.match import new_match, play
+from engine.replay import Source, fold, replay_match
 from engine.rules import RuleSet
 from engine.tiles import Tile
 
@@ -202,36 +203,43 @@ def parse(text: str) -> Record:
 def check(text: str) -> Record:
     """Parse a record and replay it through the rules: every move legal, by the seat recorded,
     every deal's points and the set's totals as recorded. Raises ``BadRecord`` (the line of the
-    first move or result that does not replay) or returns the record."""
+    first move or result that does not replay) or returns the record.
+
+    One pass: each move is played once, on the state the move before it left (linear in the
+    record's length)."""
     record = parse(text)
     rules = RuleSet.from_dict(record.rules)
     lines = text.split("\n")
-    where: dict[tuple[int, int], int] = {}  # (deal index, move index) -> line number
-    results: dict[int, int] = {}  # deal index -> its points line
-    d, m = -1, 0
+    starts: list[int] = []  # deal index -> its 'deal' line
+    where: list[list[int]] = []  # deal index -> the line of each of its moves
+    results: list[int] = []  # deal index -> its 'points' line
     for k, raw in enumerate(lines, start=1):
         if raw.startswith("deal "):
-            d, m = d + 1, 0
+            starts.append(k)
+            where.append([])
         elif raw.startswith("  "):
-            where[(d, m)] = k
-            m += 1
+            where[-1].append(k)
         elif raw.startswith("points "):
-            results[d] = k
-    played: list[tuple[Source, list[Move]]] = []
+            results.append(k)
+    state = new_match(rules)
     for i, deal in enumerate(record.deals):
-        moves = [Move(Tile.parse(mv.tile), mv.end) for mv in deal.moves]
-        for j in range(len(moves) + 1):
+        try:
+            state, _ = fold(rules, deal.source, (), state)
+        except EngineError as err:
+            raise BadRecord(starts[i], 1, str(err)) from None
+        for j, mv in enumerate(deal.moves):
+            if state.turn is None:
+                raise BadRecord(where[i][j], 3, f"deal {deal.number} is over before this move")
+            if state.turn != mv.seat:
+                raise BadRecord(where[i][j], 3, f"seat {state.turn} is to move")
             try:
-                state, _ = replay_match(rules, [*played, (deal.source, moves[:j])])
+                state, _ = play(state, mv.seat, Move(Tile.parse(mv.tile), mv.end))
             except EngineError as err:
-                raise BadRecord(where.get((i, j - 1), 1), 3, str(err)) from None
-            if j < len(moves) and state.turn != deal.moves[j].seat:
-                raise BadRecord(where[(i, j)], 3, f"seat {state.turn} is to move")
+                raise BadRecord(where[i][j], 3, str(err)) from None
         if state.phase not in ("deal_over", "set_over") or state.last_result is None:
             raise BadRecord(results[i], 1, f"deal {deal.number} is not over")
         if tuple(state.last_result.points) != deal.points:
             raise BadRecord(results[i], 8, f"the points are {list(state.last_result.points)}")
-        played.append((deal.source, moves))
     if record.scores is not None:
         final = state.set_result
         if final is None or tuple(final["scores"]) != record.scores:

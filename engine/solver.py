@@ -19,7 +19,8 @@ Tunggal, its points less the average of the others' (penalty scoring: the other 
 
 The search is alpha-beta with a transposition table keyed by the position (the hands, the
 discards, the open ends, the seat to move, the boneyard); moves are tried in the order the
-normal bot prefers (a move that ends the deal first, then the heavier tile, balak first).
+normal bot prefers (the heavier tile, balak first), each applied only when the search reaches
+it.
 Every move is applied by ``engine.core`` (``placements``, ``PLACE``, ``next_seat``,
 ``next_drawing``, ``outcome``): the solver re-implements no rule. Pure: no I/O, no clock.
 """
@@ -133,10 +134,19 @@ _ORDER: Final[tuple[float, ...]] = tuple(
 )
 
 
-def ordered(rules: RuleSet, node: Node) -> list[tuple[Step, Node | None, Points | None]]:
-    """The legal moves with what they lead to, in search order: the deal's end first."""
-    out = [(s, *apply(rules, node, s)) for s in steps(rules, node)]
-    out.sort(key=lambda e: (e[2] is None, -_ORDER[e[0][0]]))
+def _weight(step: Step) -> float:
+    return -_ORDER[step[0]]
+
+
+def ordered(rules: RuleSet, node: Node) -> list[Step]:
+    """The legal moves in search order: the heavier tile (and a balak) first.
+
+    Ordered before any is applied, so that a cut-off after the first moves spares applying the
+    rest (applying is most of a position's cost). A seat with one tile left ends the deal with
+    any move, so its moves need no order."""
+    out = steps(rules, node)
+    if len(out) > 1 and node[0][node[4]].bit_count() > 1:
+        out.sort(key=_weight)
     return out
 
 
@@ -170,7 +180,8 @@ class Solver:
             return [(s, -v) for s, v in self.values(node, other)]
         table = self._tables.setdefault(self.rules.sides[me], {})
         out = []
-        for s, child, points in ordered(self.rules, node):
+        for s in ordered(self.rules, node):
+            child, points = apply(self.rules, node, s)
             if points is not None:
                 v = value(self.rules, me, points)
             else:
@@ -201,7 +212,8 @@ class Solver:
         rules = self.rules
         maximizing = rules.sides[node[4]] == rules.sides[me]
         best = -INF if maximizing else INF
-        for _, child, points in ordered(rules, node):
+        for s in ordered(rules, node):
+            child, points = apply(rules, node, s)
             if points is not None:
                 v = value(rules, me, points)
             else:

@@ -35,6 +35,7 @@ ErrorCode = Literal[
     "rate_limited",
     "http_error",
     "too_large",
+    "unsupported_media_type",
     "internal",
     "unavailable",
     "draining",
@@ -79,6 +80,8 @@ ErrorCode = Literal[
     "too_few_entrants",
     "tournament_started",
     "tournament_over",
+    # records (docs/NOTATION.md)
+    "bad_record",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 
@@ -99,6 +102,10 @@ class ApiError(GapleError):
     ) -> None:
         super().__init__(code, message, field=field)
         self.headers = headers
+
+    def body(self) -> dict[str, Any]:
+        """The answer's body: the error envelope."""
+        return error_body(self.code, self.message, self.field)
 
 
 class Unauthorized(ApiError):
@@ -145,6 +152,26 @@ class Unavailable(ApiError):
         )
 
 
+class UnsupportedMediaType(ApiError):
+    status, code = 415, "unsupported_media_type"
+
+
+class BadRecordFile(ApiError):
+    """A Gaple record that does not parse or does not replay: where, by ``line`` and ``column``
+    (1-based) beside the message, for a client to say it in its own words."""
+
+    status, code = 422, "bad_record"
+
+    def __init__(self, message: str, *, line: int, column: int) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
+
+    def body(self) -> dict[str, Any]:
+        body = super().body()
+        body["error"] |= {"line": self.line, "column": self.column}
+        return body
+
+
 # OpenAPI: the shape, once, as the component every error response refers to.
 ERROR_COMPONENT: dict[str, Any] = {
     "title": "Error",
@@ -160,6 +187,14 @@ ERROR_COMPONENT: dict[str, Any] = {
                 "code": {"type": "string", "enum": list(ERROR_CODES)},
                 "message": {"type": "string"},
                 "field": {"type": "string", "description": "the input at fault, when one is"},
+                "line": {
+                    "type": "integer",
+                    "description": "`bad_record` only: the record's line at fault, from 1",
+                },
+                "column": {
+                    "type": "integer",
+                    "description": "`bad_record` only: the column on that line, from 1",
+                },
                 "details": {
                     "type": "array",
                     "description": "422 only: every problem found, not just the first",
@@ -189,6 +224,7 @@ _DESCRIPTIONS = {
     404: "Not found",
     409: "Conflicts with the current state",
     413: "The body is longer than GAPLE_MAX_BODY_BYTES",
+    415: "The body is not of the media type the call reads",
     422: "The request is invalid (`details` lists every problem)",
     429: "Too many requests (see `Retry-After`)",
     500: "An unexpected error on the server",
@@ -224,9 +260,7 @@ def _field_of(loc: tuple[Any, ...]) -> str | None:
 
 async def _api_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse(
-        error_body(exc.code, exc.message, exc.field), status_code=exc.status, headers=exc.headers
-    )
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
 
 async def _bad_cursor(_request: Request, exc: Exception) -> JSONResponse:

@@ -46,7 +46,9 @@ class Drawn(BaseModel):
     tile: str = Field(description="Canonical, low-high")
 
 
-class MoveOut(BaseModel):
+class ReplayedMove(BaseModel):
+    """A move as the engine re-plays it (a record's move: this alone)."""
+
     seq: int = Field(description="1, 2, … within the deal")
     seat: int
     tile: str = Field(description="Canonical, low-high: `3-5`")
@@ -55,14 +57,19 @@ class MoveOut(BaseModel):
     )
     placed: str | None = Field(description="The tile as drawn on the line, left number first")
     ends: Ends = Field(description="The line's open ends after the move")
-    auto: bool = Field(description="Played by the turn clock, not the seat")
-    at: datetime
     passes: list[int] = Field(description="Seats that passed, in order, right after this move")
     draws: list[Drawn] = Field(
         default_factory=list,
         description="Draw Domino: the tiles stuck seats drew from the boneyard right after this "
         "move, in order (the engine draws; revealed once the deal is over)",
     )
+
+
+class MoveOut(ReplayedMove):
+    """A stored move: what the engine re-plays, and when and how it was made."""
+
+    auto: bool = Field(description="Played by the turn clock, not the seat")
+    at: datetime
 
 
 class Dealing(BaseModel):
@@ -95,13 +102,11 @@ class Fairness(BaseModel):
     )
 
 
-class DealOut(BaseModel):
-    """A deal. One in play (``status: in_play``) has only ``number``, ``status``, ``started_at``."""
+class ReplayedDeal(BaseModel):
+    """A finished deal as the engine re-plays it (a record's deal: this alone)."""
 
     number: int
     status: Status
-    started_at: datetime
-    ended_at: datetime | None = None
     opener: int | None = Field(None, description="The seat that moved first")
     first: bool | None = Field(None, description="The set's first deal")
     additional: bool | None = Field(None, description="A Tunggal Additional Game")
@@ -115,12 +120,20 @@ class DealOut(BaseModel):
     draws: list[Drawn] | None = Field(
         None, description="Draw Domino: tiles drawn before the first move (a stuck first mover)"
     )
-    moves: list[MoveOut] | None = None
+    moves: list[ReplayedMove] | None = None
     result: dict[str, Any] | None = Field(
         None, description="The engine's `deal_ended` (end, result, winner, hands left, …)"
     )
     points: list[int] | None = Field(None, description="What the deal scored, per seat")
     scores: list[int] | None = Field(None, description="The set's totals after the deal")
+
+
+class DealOut(ReplayedDeal):
+    """A deal. One in play (``status: in_play``) has only ``number``, ``status``, ``started_at``."""
+
+    started_at: datetime
+    ended_at: datetime | None = None
+    moves: list[MoveOut] | None = None  # type: ignore[assignment]  # the stored moves' own shape
     fairness: Fairness | None = None
 
 
@@ -138,20 +151,38 @@ class Standing(BaseModel):
     left: bool
 
 
-class SetOut(BaseModel):
-    set_id: int
-    room: RoomRef
-    number: int = Field(description="The set's number at its room's table")
+class ReplayedSet(BaseModel):
+    """What the replay page draws of a set, whether stored or read from a record."""
+
     preset: str
     mode: str
     players: int
     rules: dict[str, Any] = Field(description="The engine's RuleSet (RuleSet.to_dict)")
     status: Status
+    scores: list[int] = Field(description="The set's totals after its last finished deal")
+    result: dict[str, Any] | None = Field(description="The engine's `set_ended`, once it ended")
+
+
+class RecordSeat(BaseModel):
+    seat: int
+    name: str = Field(description="As the record names the seat")
+
+
+class RecordReplay(ReplayedSet):
+    """A Gaple record re-played: the set's replay without what only a stored set has (its id,
+    room, times, accounts and each deal's commitment)."""
+
+    seats: list[RecordSeat]
+    deals: list[ReplayedDeal] = Field(description="Every deal of the record, in order")
+
+
+class SetOut(ReplayedSet):
+    set_id: int
+    room: RoomRef
+    number: int = Field(description="The set's number at its room's table")
     started_at: datetime
     ended_at: datetime | None
     seats: list[SetSeat]
-    scores: list[int] = Field(description="The set's totals after its last finished deal")
-    result: dict[str, Any] | None = Field(description="The engine's `set_ended`, once it ended")
     link: str = Field(description="The replay page")
     deals: list[DealOut]
 

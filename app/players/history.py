@@ -221,28 +221,53 @@ async def _moves_of(session: AsyncSession, deal_ids: list[int]) -> dict[int, lis
     return by_deal
 
 
+def _events_by_deal(
+    rules: engine.RuleSet, deals: Sequence[tuple[int | str, Sequence[engine.Move]]]
+) -> tuple[list[list[dict[str, Any]]], dict[str, Any] | None]:
+    """Each deal's events as the engine re-plays the set, and the set's end (``set_ended``)."""
+    _, events = engine.replay_match(rules, deals)
+    by_number: dict[int, list[dict[str, Any]]] = {}  # in the order of the deals
+    set_ended = None
+    for event in events:
+        data = event.to_dict()
+        if data["kind"] == "set_ended":
+            set_ended = data
+            continue
+        by_number.setdefault(data["deal_number"], []).append(data)
+    return list(by_number.values()), set_ended
+
+
 def _replay(rules: engine.RuleSet, deals: Sequence[_StoredDeal]) -> list[dict[str, Any]]:
     """Each finished deal as the engine re-plays it from its secret (or seed) and stored moves."""
     if not deals:
         return []
-    _, events = engine.replay_match(
+    by_deal, _ = _events_by_deal(
         rules,
         [
             (d.row.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in d.moves])
             for d in deals
         ],
     )
-    by_number: dict[int, list[dict[str, Any]]] = {d.row.number: [] for d in deals}
-    for event in events:
-        data = event.to_dict()
-        if data["kind"] == "set_ended":
-            continue  # the set's own result, stored with the set
-        by_number[data["deal_number"]].append(data)
-    return [_deal(d, by_number[d.row.number]) for d in deals]
+    return [_deal(d, events) for d, events in zip(deals, by_deal, strict=True)]
 
 
 def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
     """One finished deal: what was dealt, every move with what followed it, the result."""
+    replayed = _replayed_deal(events)
+    moves = [_move(m, e) for m, e in zip(stored.moves, replayed["moves"], strict=True)]
+    started = next(e for e in events if e["kind"] == "deal_started")
+    return {
+        **replayed,
+        "started_at": stored.row.started_at,
+        "ended_at": stored.row.ended_at,
+        "moves": moves,
+        "fairness": _fairness(stored.row, started),
+    }
+
+
+def _replayed_deal(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """A finished deal from its events alone: what was dealt, every move with what followed
+    it (``seq`` counted from 1), the result. A stored deal adds its times and fairness."""
     started = next(e for e in events if e["kind"] == "deal_started")
     ended = next(e for e in events if e["kind"] == "deal_ended")
     steps: list[dict[str, Any]] = []
@@ -255,17 +280,14 @@ def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
         elif event["kind"] == "drew":
             drawn = {"seat": event["seat"], "tile": event["tile"]}
             (steps[-1].setdefault("draws", []) if steps else opening_draws).append(drawn)
-    moves = [_move(m, e) for m, e in zip(stored.moves, steps, strict=True)]
     result = {
         key: value
         for key, value in ended.items()
         if key not in ("kind", "deal_number", "points", "scores", "secret")
     }
     return {
-        "number": stored.row.number,
+        "number": started["deal_number"],
         "status": FINISHED,
-        "started_at": stored.row.started_at,
-        "ended_at": stored.row.ended_at,
         "opener": started["opener"],
         "first": started["first"],
         "additional": started["additional"],
@@ -274,33 +296,34 @@ def _deal(stored: _StoredDeal, events: list[dict[str, Any]]) -> dict[str, Any]:
         "start": started.get("start"),
         "set_aside": started.get("set_aside", []),
         "draws": opening_draws,
-        "moves": moves,
+        "moves": [_step(seq, e) for seq, e in enumerate(steps, start=1)],
         "result": result,
         "points": ended["points"],
         "scores": ended["scores"],
-        "fairness": _fairness(stored.row, started),
     }
 
 
-def _move(stored: Move, event: dict[str, Any]) -> dict[str, Any]:
-    if stored.seat != event["seat"] or engine.Tile.parse(stored.tile) != engine.Tile.parse(
-        event["tile"]
-    ):
-        # The store and the engine disagree: the history is damaged, not merely old.
-        raise RuntimeError(f"deal {stored.deal_id} move {stored.seq} does not replay as stored")
+def _step(seq: int, event: dict[str, Any]) -> dict[str, Any]:
     discard = event["kind"] == "discarded"
     return {
-        "seq": stored.seq,
-        "seat": stored.seat,
+        "seq": seq,
+        "seat": event["seat"],
         "tile": event["tile"],
         "end": engine.DISCARD if discard else event["end"],
         "placed": None if discard else event["placed"],
         "ends": {"left": event["left"], "right": event["right"]},
-        "auto": stored.auto,
-        "at": stored.created_at,
         "passes": event.get("passes", []),
         "draws": event.get("draws", []),
     }
+
+
+def _move(stored: Move, step: dict[str, Any]) -> dict[str, Any]:
+    if stored.seat != step["seat"] or engine.Tile.parse(stored.tile) != engine.Tile.parse(
+        step["tile"]
+    ):
+        # The store and the engine disagree: the history is damaged, not merely old.
+        raise RuntimeError(f"deal {stored.deal_id} move {stored.seq} does not replay as stored")
+    return {**step, "seq": stored.seq, "auto": stored.auto, "at": stored.created_at}
 
 
 def _fairness(deal: Deal, started: dict[str, Any]) -> dict[str, Any]:
@@ -386,3 +409,32 @@ async def set_record(session: AsyncSession, *, set_id: int) -> str | None:
         for d in finished
     ]
     return notation.write(notation.record_of(rules, names, deals))
+
+
+# --- a record opened from a file ----------------------------------------------------------------
+
+
+def record_replay(text: str) -> dict[str, Any]:
+    """A Gaple record (docs/NOTATION.md) checked and re-played as the replay page draws a set:
+    the set's shape of ``set_detail`` without what only the service knows (ids, times, the
+    room, accounts, a deal's commitment). Nothing is stored. Raises ``notation.BadRecord``
+    (its line and column) for a record that does not parse or does not replay as recorded."""
+    record = notation.check(text)
+    rules = engine.RuleSet.from_dict(record.rules)
+    deals = [
+        (deal.source, [engine.Move(engine.Tile.parse(m.tile), m.end) for m in deal.moves])
+        for deal in record.deals
+    ]
+    by_deal, set_ended = _events_by_deal(rules, deals) if deals else ([], None)
+    replayed = [_replayed_deal(events) for events in by_deal]
+    return {
+        "preset": rules.preset,
+        "mode": rules.mode,
+        "players": rules.players,
+        "rules": rules.to_dict(),
+        "status": FINISHED if record.scores is not None else IN_PLAY,
+        "seats": [{"seat": i, "name": name} for i, name in enumerate(record.seats)],
+        "scores": replayed[-1]["scores"] if replayed else [0] * rules.players,
+        "result": set_ended,
+        "deals": replayed,
+    }

@@ -355,6 +355,11 @@ const id = {
   'replay.to_move': 'giliran',
   'replay.tile_one': '1 kartu',
   'replay.copy': 'Salin tautan momen ini',
+  'replay.download': 'Unduh catatan set',
+  'replay.open_file': 'Buka file catatan…',
+  'replay.choose_file': 'Pilih file catatan Gaple untuk ditonton ulang.',
+  'replay.file': 'File {name}',
+  'replay.bad_record': 'File {name} rusak di baris {line}, kolom {column}.',
 };
 
 const en = {
@@ -702,6 +707,11 @@ const en = {
   'replay.to_move': 'to move',
   'replay.tile_one': '1 tile',
   'replay.copy': 'Copy a link to this moment',
+  'replay.download': "Download the set's record",
+  'replay.open_file': 'Open a record file…',
+  'replay.choose_file': 'Choose a Gaple record file to replay.',
+  'replay.file': 'File {name}',
+  'replay.bad_record': 'The file {name} is broken at line {line}, column {column}.',
 };
 
 export const DICTIONARIES = {

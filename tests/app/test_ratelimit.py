@@ -322,6 +322,7 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/rooms/{code}/fill", "post"),
         ("/api/quickplay", "post"),  # where the app has quick play, it is limited too
         ("/api/practice", "post"),  # each call opens a table
+        ("/api/records/replay", "post"),  # each call re-plays a whole set
         ("/api/sessions", "post"),  # logins, per address (and per username inside the call)
         ("/api/friends/{player_id}", "post"),  # per address (and per player inside the call)
         ("/api/blocks/{player_id}", "post"),

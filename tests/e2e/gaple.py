@@ -61,6 +61,7 @@ def server_settings(port: int) -> dict[str, str]:
         "GAPLE_RATE_ROOMS": "1000/minute",
         "GAPLE_RATE_QUICKPLAY": "1000/minute",
         "GAPLE_RATE_PRACTICE": "1000/minute",
+        "GAPLE_RATE_RECORDS": "1000/minute",
         "GAPLE_RATE_SEATS": "1000/minute",
         "GAPLE_RATE_LOGIN": "1000/minute",
         "GAPLE_RATE_LOGIN_USER": "1000/minute",

@@ -6,13 +6,26 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
+from itertools import product
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import engine.notation
 from engine import Move, klasik, new_match, play, pordi, random_legal_move, start_deal
+from engine.errors import BadRules
 from engine.notation import BadRecord, check, parse, record_of, write
-from engine.rules import RuleSet
+from engine.rules import (
+    MODES,
+    PRESET_FIXED,
+    PRESET_SCORINGS,
+    PRESET_SHAPES,
+    PRESETS,
+    STUCK,
+    RuleSet,
+)
 
 RULES: dict[str, RuleSet] = {
     "pordi tunggal": pordi("tunggal", deals_per_set=3),
@@ -59,6 +72,90 @@ def test_whole_sets_round_trip_and_check(name: str) -> None:
         assert write(parse(text)) == text
         assert check(text) == record
         assert record.scores is not None and len(record.deals) >= 1
+
+
+def every_preset_combination() -> Iterator[tuple[str, RuleSet]]:
+    """Every rule set the presets allow, from the engine's own lists of them: each preset's
+    shapes (players, tiles each), scorings, modes, stuck rules and the 0-0 option, less what a
+    preset fixes and what the engine refuses (seven tiles with drawing)."""
+    for preset, make in PRESETS.items():
+        fixed = PRESET_FIXED[preset]
+        modes = (fixed["mode"],) if "mode" in fixed else MODES
+        stucks = (fixed["stuck"],) if "stuck" in fixed else STUCK
+        zeros = (fixed["zero_zero_25"],) if "zero_zero_25" in fixed else (False, True)
+        space = product(PRESET_SHAPES[preset], PRESET_SCORINGS[preset], modes, stucks, zeros)
+        for (players, hand), scoring, mode, stuck, zero in space:
+            options: dict[str, Any] = {"mode": mode, "deals_per_set": 2}
+            if preset == "klasik":
+                options |= {"players": players, "seven_tiles": hand == 7, "stuck": stuck}
+                options |= {"zero_zero_25": zero, "scoring": scoring, "target_points": 30}
+            else:
+                options["target_points"] = 3
+            try:
+                rules = make(**options)
+            except BadRules:
+                continue
+            assert (rules.players, rules.hand_size, rules.scoring) == (players, hand, scoring)
+            assert (rules.mode, rules.stuck, rules.zero_zero_25) == (mode, stuck, zero)
+            name = f"{preset} {mode} {players}x{hand} {scoring} {stuck}" + " 0-0=25" * zero
+            yield name, rules
+
+
+COMBINATIONS = dict(every_preset_combination())
+
+
+def test_the_combinations_cover_every_choice_of_the_presets() -> None:
+    rule_sets = list(COMBINATIONS.values())
+    assert {r.preset for r in rule_sets} == set(PRESETS)
+    assert {r.mode for r in rule_sets} == set(MODES)
+    assert {r.stuck for r in rule_sets} == set(STUCK)
+    for preset in PRESETS:
+        mine = [r for r in rule_sets if r.preset == preset]
+        assert {(r.players, r.hand_size) for r in mine} == set(PRESET_SHAPES[preset])
+        assert {r.scoring for r in mine} == set(PRESET_SCORINGS[preset])
+    klasik_sets = [r for r in rule_sets if r.preset == "klasik"]
+    assert {r.zero_zero_25 for r in klasik_sets} == {False, True}
+    assert len(COMBINATIONS) == 34  # 2 PORDI + 3 shapes x 2 scorings x 3 stuck x 2, less 4
+
+
+@pytest.mark.parametrize("name", list(COMBINATIONS))
+def test_every_preset_combination_round_trips_and_checks(name: str) -> None:
+    rules = COMBINATIONS[name]
+    for seed in range(2):  # a seeded set and a set of fair deals (secrets)
+        record = record_of(rules, [f"P{i}" for i in range(rules.players)], seeded_set(rules, seed))
+        text = write(record)
+        assert parse(text) == record
+        assert write(parse(text)) == text
+        assert check(text) == record
+
+
+def test_checking_plays_each_move_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long record (21 deals, several hundred moves): a checker that replayed from the start
+    # for each move would play tens of thousands of moves; this one plays each move once.
+    rules = pordi("tunggal", deals_per_set=21)
+    text = write(record_of(rules, ["A", "B", "C", "D"], seeded_set(rules, 3)))
+    moves = sum(1 for line in text.split("\n") if line.startswith("  "))
+    assert moves > 400
+    played: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        played.append(1)
+        return play(*args)
+
+    monkeypatch.setattr(engine.notation, "play", counted)
+    assert len(check(text).deals) == 21
+    assert len(played) == moves
+
+
+def test_the_checker_refuses_a_move_after_the_deal_ended() -> None:
+    text = a_text()
+    lines = text.split("\n")
+    k = line_of(text, "points ")
+    extra = lines[k - 2]  # the deal's last move, once more
+    bad = "\n".join([*lines[: k - 1], extra, *lines[k - 1 :]])
+    with pytest.raises(BadRecord) as err:
+        check(bad)
+    assert err.value.line == k
 
 
 def a_text() -> str:

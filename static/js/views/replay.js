@@ -1,5 +1,8 @@
 // The replay page, /replay/{set_id}#deal=N&move=M: any finished deal of a set, move by move,
 // with every hand face up. It draws from GET /api/sets/{id} (docs/API.md) and nothing else.
+// /replay/file replays a Gaple record opened from disk (docs/NOTATION.md): the server checks
+// and re-plays it (POST /api/records/replay) into the same shape, less what only a stored set
+// has (its room, times, analysis); the stored set's page links its record for download.
 //
 // A position (deal_position.js) is the view the table would have been sent at that moment, read
 // by game.js like any snapshot and drawn by board.js, with every hand face up.
@@ -17,9 +20,15 @@ import { changed, toast } from '../store.js';
 import { icon } from '../icons.js';
 import { fairMarkFor } from '../fairness.js';
 import { analysisPanel } from '../deal_analysis.js';
+import { go as goTo } from './practice.js';
 
 const STEP_MS = 1000;
-const ROUTE_RE = /^\/replay\/(\d+)\/?$/;
+const ROUTE_RE = /^\/replay\/(\d+|file)\/?$/;
+export const FILE_PATH = '/replay/file';
+const FILE = 'file'; // the id of the record opened from disk
+
+// The record opened from disk: kept while the app runs (a reload asks for the file again).
+const opened = { name: null, data: null, error: null };
 
 const rp = {
   id: null,
@@ -34,7 +43,8 @@ const rp = {
 
 export function replayRoute(pathname) {
   const m = ROUTE_RE.exec(pathname);
-  return m ? { name: 'replay', id: Number(m[1]) } : null;
+  if (!m) return null;
+  return { name: 'replay', id: m[1] === FILE ? FILE : Number(m[1]) };
 }
 
 // --- the page's life -------------------------------------------------------------------------
@@ -43,6 +53,11 @@ export function openReplay(id) {
   ensureStyles();
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', onHash);
+  if (id === FILE) {
+    stop();
+    showOpened();
+    return;
+  }
   if (rp.id === id && rp.status !== 'error') {
     onHash();
     return;
@@ -79,6 +94,64 @@ async function load(id) {
     rp.error = errorText('network', String(err && err.message ? err.message : err));
   }
   changed();
+}
+
+function showOpened() {
+  const status = opened.data ? 'ready' : opened.error ? 'error' : 'nofile';
+  Object.assign(rp, { id: FILE, status, error: opened.error, data: opened.data, deal: 0, move: 0 });
+  if (opened.data) readHash();
+}
+
+/** Send a record file to the server to be checked and re-played, then show it at /replay/file. */
+async function openRecordFile(file) {
+  let text;
+  try {
+    text = await file.text();
+  } catch (err) {
+    text = null;
+    Object.assign(opened, { name: file.name, data: null, error: errorText('network', String(err)) });
+  }
+  if (text !== null) {
+    try {
+      const response = await fetch('/api/records/replay', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', Accept: 'application/json' },
+        body: text,
+      });
+      const body = await response.json().catch(() => null);
+      const err = (!response.ok && body && body.error) || {};
+      if (response.ok) Object.assign(opened, { name: file.name, data: body, error: null });
+      else if (err.code === 'bad_record') {
+        const error = t('replay.bad_record', { name: file.name, line: err.line, column: err.column });
+        Object.assign(opened, { name: file.name, data: null, error });
+      } else Object.assign(opened, { name: file.name, data: null, error: errorText(err.code, err.message, err.field) });
+    } catch (err) {
+      Object.assign(opened, { name: file.name, data: null, error: errorText('network', String(err && err.message ? err.message : err)) });
+    }
+  }
+  if (window.location.pathname !== FILE_PATH) goTo(FILE_PATH);
+  else {
+    window.history.replaceState(window.history.state, '', FILE_PATH);
+    showOpened();
+    changed();
+  }
+}
+
+/** The "open a record file" control: a labelled file input. */
+function fileControl() {
+  return h('label', { class: 'btn btn-small replay-open' },
+    t('replay.open_file'),
+    h('input', {
+      type: 'file',
+      class: 'sr-only',
+      accept: '.txt,.gaple,text/plain',
+      'data-testid': 'replay-open-file',
+      onChange: (e) => {
+        const file = e.target.files && e.target.files[0];
+        e.target.value = '';
+        if (file) openRecordFile(file);
+      },
+    }));
 }
 
 function finished() {
@@ -202,10 +275,13 @@ function seatName(data, seat) {
 export function replayView() {
   const boardEl = h('div', { class: 'board', 'data-testid': 'board', role: 'region', 'aria-label': t('table.line') });
   if (rp.status !== 'ready') {
+    let message;
+    if (rp.status === 'error') message = h('p', { class: 'replay-error', role: 'alert', 'data-testid': 'replay-error' }, rp.error);
+    else if (rp.status === 'nofile') message = h('p', { class: 'muted', role: 'status', 'data-testid': 'replay-nofile' }, t('replay.choose_file'));
+    else message = h('p', { class: 'muted', role: 'status' }, t('replay.loading'));
     const node = h('section', { class: 'replay-screen replay-message', 'data-testid': 'replay', 'data-status': rp.status },
-      rp.status === 'error'
-        ? h('p', { class: 'replay-error', role: 'alert', 'data-testid': 'replay-error' }, rp.error)
-        : h('p', { class: 'muted', role: 'status' }, t('replay.loading')));
+      message,
+      rp.id === FILE ? h('p', { class: 'replay-share' }, fileControl()) : null);
     return { node, after: () => () => {}, boardEl };
   }
   const data = rp.data;
@@ -234,12 +310,22 @@ export function replayView() {
     h('p', { class: 'replay-caption', 'data-testid': 'replay-caption', 'aria-live': 'polite' }, caption(data, pos))),
   pos.done ? resultBlock(data, pos) : null,
   hands(data, pos),
-  analysisPanel(data, deal, rp.move, (move) => { stop(); go(rp.deal, move); }),
+  rp.id === FILE ? null : analysisPanel(data, deal, rp.move, (move) => { stop(); go(rp.deal, move); }),
   // Last, and sticky: on a phone the controls stay at the bottom of the screen, under the thumb.
   controls(deal),
   h('p', { class: 'replay-share' },
-    h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'replay-copy', 'data-focus': 'replay-copy', onClick: copyLink },
-      t('replay.copy'))));
+    rp.id === FILE
+      ? null
+      : [h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'replay-copy', 'data-focus': 'replay-copy', onClick: copyLink },
+        t('replay.copy')), ' ',
+      h('a', {
+        class: 'btn btn-small',
+        href: `/api/sets/${data.set_id}/record`,
+        download: `gaple-set-${data.set_id}.txt`,
+        'data-testid': 'replay-download',
+      }, t('replay.download'))],
+    ' ',
+    fileControl()));
 
   const after = () => {
     const draw = () => renderBoard(boardEl, {
@@ -263,8 +349,10 @@ function head(data, deal) {
     h('p', { class: 'replay-sub' },
       h('span', { class: `mode-pill mode-${data.preset === 'klasik' ? 'klasik' : data.mode}` }, pill),
       ' ',
-      h('span', { 'data-testid': 'replay-room' }, t('replay.room_set', { code: data.room.code, n: data.number })),
-      deal ? h('span', { class: 'muted' }, ` · ${dateText(deal.started_at)}`) : null));
+      data.room
+        ? h('span', { 'data-testid': 'replay-room' }, t('replay.room_set', { code: data.room.code, n: data.number }))
+        : h('span', { 'data-testid': 'replay-file' }, t('replay.file', { name: opened.name || '' })),
+      deal && deal.started_at ? h('span', { class: 'muted' }, ` · ${dateText(deal.started_at)}`) : null));
 }
 
 function dateText(iso) {
