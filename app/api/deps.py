@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
+from app.rooms.hub import Hub
 from app.settings import Settings
 from app.store.db import Database
 
@@ -33,6 +34,12 @@ def get_live(request: Request) -> LiveTables:
     return live
 
 
+def get_hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 LiveDep = Annotated[LiveTables, Depends(get_live)]
+HubDep = Annotated[Hub, Depends(get_hub)]

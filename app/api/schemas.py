@@ -463,3 +463,11 @@ class MarkReadIn(_Strict):
 class MarkReadOut(BaseModel):
     marked: int = Field(description="Notifications that were unread and are read now")
     unread: int
+
+
+class PresenceIn(_Strict):
+    visible: bool = Field(description="false: friends see the player offline, at no table")
+
+
+class PresenceOut(BaseModel):
+    visible: bool
