@@ -13,7 +13,7 @@ table's state and serialised with ``protocol.dumps``. Two optimisations live her
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import engine
@@ -90,7 +90,8 @@ def notification(
             id=id,
             kind=kind,
             payload=payload,
-            created_at=created_at.isoformat(),
+            # as the REST API writes it (pydantic): UTC with a "Z"
+            created_at=created_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
             read=False,
         )
     )
