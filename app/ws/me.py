@@ -1,4 +1,4 @@
-"""``/ws/me``: the player's own socket, one per player (docs/PROTOCOL.md §9).
+"""``/ws/me``: the player's own socket, one per player (docs/PROTOCOL.md §7).
 
 The transport is the table socket's (app/ws/endpoint.py): origins, the socket cap per address,
 frame sizes, JSON, floods, the ``hello`` with a token first. What it carries — friends'
