@@ -32,6 +32,7 @@ from app.metrics import Metrics, MetricsMiddleware
 from app.rooms.bots import close_shared_runner, configure_shared_runner
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
+from app.rooms.hub import Hub
 from app.rooms.manager import TableManager
 from app.rooms.store import SqlGameStore
 from app.rooms.sweeper import Sweeper
@@ -41,6 +42,7 @@ from app.store import migrate
 from app.store.db import Database
 from app.ws.endpoint import router as ws_router
 from app.ws.limits import SocketCap
+from app.ws.me import router as me_router
 
 log = logging.getLogger("gaple")
 
@@ -77,6 +79,7 @@ def create_app(
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         app.state.db = Database(settings.database_url, secret_key=settings.secret)
         app.state.redis = _redis_client(settings.redis_url)
+        app.state.hub = hub = Hub(app.state.db, node_id=app.state.node_id)
         app.state.limiter = Limiter.for_settings(settings, redis=app.state.redis)
         metrics: Metrics = app.state.metrics
         metrics.watch_database(app.state.db)
@@ -89,6 +92,7 @@ def create_app(
         try:
             if hasattr(live, "start"):
                 await live.start()
+            await hub.start()
             sweeper.start()
             yield
         finally:
@@ -117,6 +121,7 @@ def create_app(
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
     app.state.redis = None
     app.state.bus = None
+    app.state.hub = None  # the players' own sockets (app/rooms/hub.py), made in the lifespan
     app.state.sockets = SocketCap(settings.max_sockets_per_address)
     app.add_middleware(
         CORSMiddleware,
@@ -131,6 +136,7 @@ def create_app(
     app.include_router(api_router)
     app.include_router(health.probes)
     app.include_router(ws_router)
+    app.include_router(me_router)
     app.include_router(history_api.router, prefix="/api")
     app.include_router(analysis_api.router, prefix="/api")
     app.include_router(records_api.router, prefix="/api")
@@ -162,6 +168,8 @@ async def _drain(app: FastAPI, grace: float) -> None:
     log.info("draining: handing the live tables over")
     if app.state.sweeper is not None:
         await app.state.sweeper.aclose()  # it would start or close tables on a node going away
+    if app.state.hub is not None:
+        await app.state.hub.aclose()  # /ws/me sockets reconnect elsewhere
     if hasattr(live, "aclose"):
         await live.aclose()
     if grace > 0:
@@ -174,8 +182,11 @@ def table_manager(app: FastAPI) -> TableManager:
     settings: Settings = app.state.settings
     config = TableConfig.from_settings(settings)
     configure_shared_runner(settings.bot_workers)  # hard bots think in these processes
+    hub: Hub = app.state.hub
     store = SqlGameStore(app.state.db, bot_fill=settings.quickplay_bot_fill_seconds)
-    manager = TableManager(store, clock=SystemClock(), config=config, metrics=app.state.metrics)
+    manager = TableManager(
+        store, clock=SystemClock(), config=config, metrics=app.state.metrics, notices=hub
+    )
     if settings.redis_url:
         from redis.asyncio import Redis
 
@@ -185,7 +196,10 @@ def table_manager(app: FastAPI) -> TableManager:
             node_id=app.state.node_id,
             lease_ttl=settings.lease_ttl_seconds,
         )
-        manager.cluster = Cluster(manager, bus, check_interval=settings.cluster_check_seconds)
+        cluster = Cluster(manager, bus, check_interval=settings.cluster_check_seconds)
+        cluster.hub = hub
+        hub.use_bus(bus, ttl=settings.lease_ttl_seconds, interval=settings.cluster_check_seconds)
+        manager.cluster = cluster
         app.state.bus = bus  # /readyz: not ready while the bus cannot listen
     return manager
 

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bus.redis import BusUnavailable
 from app.live import LiveTables
+from app.rooms.hub import Hub
 from app.settings import Settings
 from app.store.db import Database
 
@@ -45,6 +46,13 @@ def cluster_reachable(request: Request) -> None:
 
 NeedsCluster = Depends(cluster_reachable)
 
+
+def get_hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 LiveDep = Annotated[LiveTables, Depends(get_live)]
+HubDep = Annotated[Hub, Depends(get_hub)]

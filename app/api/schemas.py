@@ -641,3 +641,11 @@ class TournamentList(BaseModel):
     next_cursor: str | None = Field(
         default=None, description="Pass as `cursor` for the next page; null on the last page"
     )
+
+
+class PresenceIn(_Strict):
+    visible: bool = Field(description="false: friends see the player offline, at no table")
+
+
+class PresenceOut(BaseModel):
+    visible: bool

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request, Response, status
 
 from app.api.auth import CurrentPlayer
-from app.api.deps import LiveDep, SessionDep, SettingsDep
+from app.api.deps import HubDep, LiveDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound
 from app.api.ratelimit import limiter_of, rate_limit
 from app.api.schemas import (
@@ -24,12 +24,15 @@ from app.api.schemas import (
     MarkReadOut,
     NotificationOut,
     NotificationsOut,
+    PresenceIn,
+    PresenceOut,
     RequestOut,
     TieOut,
 )
 from app.live import LiveTables
 from app.players import social
 from app.players.social import SocialError
+from app.rooms.hub import OFFLINE
 from app.store import rooms
 from app.store.models import Player
 
@@ -80,42 +83,66 @@ async def befriend(
     player: CurrentPlayer,
     session: SessionDep,
     settings: SettingsDep,
+    hub: HubDep,
 ) -> TieOut:
     """Send a friend request, or accept the one this player sent the caller (a request that
     crosses theirs is an acceptance). Asking again, or asking a friend, changes nothing. Limited
     per address and per player (GAPLE_RATE_FRIENDS)."""
     await limiter_of(request).hit("friends_player", settings.rate_friends, player.id)
     try:
-        state = await social.befriend(
+        done = await social.befriend(
             session, player=player, other_id=player_id, max_friends=settings.max_friends
         )
     except SocialError as error:
         raise _refused(error) from None
     await session.commit()
-    return TieOut(player_id=player_id, state=state)
+    if done.notice is not None:  # pushed to their /ws/me too, wherever it is
+        hub.notify(done.notice)
+        if done.state == "friends":
+            hub.ties_changed(player.id, player_id)
+    return TieOut(player_id=player_id, state=done.state)
 
 
 @router.delete(
     "/friends/{player_id}", status_code=status.HTTP_204_NO_CONTENT, responses={**AUTH, **OTHER}
 )
-async def unfriend(player_id: PlayerId, player: CurrentPlayer, session: SessionDep) -> Response:
+async def unfriend(
+    player_id: PlayerId, player: CurrentPlayer, session: SessionDep, hub: HubDep
+) -> Response:
     """Decline this player's request, cancel the caller's, or end the friendship. Nothing
     between the two already: nothing changes (still 204)."""
     try:
-        await social.unfriend(session, player=player, other_id=player_id)
+        changed = await social.unfriend(session, player=player, other_id=player_id)
     except SocialError as error:
         raise _refused(error) from None
     await session.commit()
+    if changed:
+        hub.ties_changed(player.id, player_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/friends", responses=AUTH)
-async def list_friends(player: CurrentPlayer, session: SessionDep) -> FriendsOut:
-    """The caller's friends and requests, each list oldest first. Nobody else sees them."""
+async def list_friends(player: CurrentPlayer, session: SessionDep, hub: HubDep) -> FriendsOut:
+    """The caller's friends and requests, each list oldest first. Nobody else sees them. A
+    friend is ``online`` while they have a socket open (/ws/me or a table's), ``table`` is the
+    code of the room where they sit with a socket open; a friend who hides their presence is
+    offline, at no table."""
     ties = await social.ties(session, player_id=player.id)
+    hidden = await social.friend_ids(session, player_id=player.id)
+    found = await hub.presence_of(t.player_id for t in ties.friends)
+
+    def shown(friend: str) -> tuple[bool, str | None]:
+        return OFFLINE if hidden.get(friend, False) else found.get(friend, OFFLINE)
+
     return FriendsOut(
         friends=[
-            FriendOut(player_id=t.player_id, name=t.name, online=False, table=None, since=t.since)
+            FriendOut(
+                player_id=t.player_id,
+                name=t.name,
+                online=shown(t.player_id)[0],
+                table=shown(t.player_id)[1],
+                since=t.since,
+            )
             for t in ties.friends
         ],
         incoming=[
@@ -143,7 +170,7 @@ async def _tables_of(session: SessionDep, live: LiveTables, player: Player) -> N
     dependencies=[Depends(rate_limit("blocks"))],
 )
 async def block(
-    player_id: PlayerId, player: CurrentPlayer, session: SessionDep, live: LiveDep
+    player_id: PlayerId, player: CurrentPlayer, session: SessionDep, live: LiveDep, hub: HubDep
 ) -> Response:
     """Block this player: a friendship or request between the two ends, their requests to the
     caller are answered as for an unknown player, quick play never seats the two together, and
@@ -154,6 +181,7 @@ async def block(
         raise _refused(error) from None
     await session.commit()
     if changed:
+        hub.ties_changed(player.id, player_id)  # a friendship it ended shows no presence
         await _tables_of(session, live, player)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -222,3 +250,25 @@ async def read_notifications(
     await session.commit()
     inbox = await social.inbox(session, player_id=player.id)
     return MarkReadOut(marked=marked, unread=inbox.unread)
+
+
+# --- presence -------------------------------------------------------------------------------------
+
+
+@router.get("/players/me/presence", responses=AUTH)
+async def get_presence(player: CurrentPlayer) -> PresenceOut:
+    """Whether the caller's friends see them online and at which table."""
+    return PresenceOut(visible=not player.presence_hidden)
+
+
+@router.put("/players/me/presence", responses={**AUTH, 422: _err("`visible` is not a boolean")})
+async def put_presence(
+    body: PresenceIn, player: CurrentPlayer, session: SessionDep, hub: HubDep
+) -> PresenceOut:
+    """Show (``true``) or hide (``false``) the caller's presence: hidden, every friend sees
+    them offline, at no table, at once (GET /api/friends and /ws/me alike). Stored."""
+    changed = await social.set_presence_visible(session, player=player, visible=body.visible)
+    await session.commit()
+    if changed:
+        hub.ties_changed(player.id)
+    return PresenceOut(visible=body.visible)

@@ -139,6 +139,36 @@ class RedisBus:
         raw = await self.redis.hgetall(f"{self.prefix}spectators")
         return {str(_text(k)): int(v) for k, v in raw.items()}
 
+    # --- presence (app/rooms/hub.py) ----------------------------------------------------------
+
+    def _presence(self, player_id: str) -> str:
+        return f"{self.prefix}presence:{player_id}"
+
+    async def put_presence(self, entries: dict[str, str | None], keep_ms: int) -> None:
+        """This node's entry for each player (None: none any more); a player's key lapses
+        ``keep_ms`` after its last write, so a dead node's entries go with it."""
+        if not entries:
+            return
+        async with _reaching_redis(), self.redis.pipeline(transaction=False) as pipe:
+            for player_id, entry in entries.items():
+                key = self._presence(player_id)
+                if entry is None:
+                    pipe.hdel(key, self.node_id)
+                else:
+                    pipe.hset(key, self.node_id, entry)
+                    pipe.pexpire(key, keep_ms)
+            await pipe.execute()
+
+    async def presence(self, player_ids: list[str]) -> list[list[str]]:
+        """Every node's entry for each player."""
+        if not player_ids:
+            return []
+        async with _reaching_redis(), self.redis.pipeline(transaction=False) as pipe:
+            for player_id in player_ids:
+                pipe.hvals(self._presence(player_id))
+            found = await pipe.execute()
+        return [[str(_text(v)) for v in values] for values in found]
+
     # --- node channels --------------------------------------------------------------------------
 
     def _channel(self, node_id: str) -> str:

@@ -74,12 +74,20 @@ async def _other(session: AsyncSession, player: Player, other_id: str, verb: str
     return other
 
 
+@dataclass(frozen=True)
+class Befriended:
+    """The pair's state as the caller sees it, and the notification the other player was left
+    (None when nothing changed)."""
+
+    state: TieState
+    notice: Notification | None = None
+
+
 async def befriend(
     session: AsyncSession, *, player: Player, other_id: str, max_friends: int
-) -> TieState:
+) -> Befriended:
     """Ask ``other_id`` to be friends, or accept their waiting request (a request that crosses
-    theirs is an acceptance). Asking again, or asking a friend, changes nothing. Returns the
-    pair's state as the caller sees it."""
+    theirs is an acceptance). Asking again, or asking a friend, changes nothing."""
     other = await _other(session, player, other_id, "befriend")
     await serialise(session, _pair_key(player.id, other.id))
     if await social.get_block(session, blocker_id=other.id, blocked_id=player.id) is not None:
@@ -90,18 +98,16 @@ async def befriend(
         )
     row = await social.get_friendship(session, a=player.id, b=other.id)
     if row is not None and row.state == FRIENDS:
-        return "friends"
+        return Befriended("friends")
     if row is not None and row.requester_id == player.id:
-        return "outgoing"
+        return Befriended("outgoing")
     await _check_room_for_a_friend(session, player.id, max_friends, "you have")
     if row is None:
         await social.add_request(session, requester_id=player.id, other_id=other.id)
-        await _notify(session, other.id, FRIEND_REQUEST, player)
-        return "outgoing"
+        return Befriended("outgoing", await _notify(session, other.id, FRIEND_REQUEST, player))
     await _check_room_for_a_friend(session, other.id, max_friends, "they have")
     await social.make_friends(session, row=row)
-    await _notify(session, other.id, FRIEND_ACCEPTED, player)
-    return "friends"
+    return Befriended("friends", await _notify(session, other.id, FRIEND_ACCEPTED, player))
 
 
 async def _check_room_for_a_friend(
@@ -187,9 +193,9 @@ async def blocked(session: AsyncSession, *, player_id: str) -> list[Tie]:
 
 async def _notify(
     session: AsyncSession, player_id: str, kind: NotificationKind, about: Player
-) -> None:
+) -> Notification:
     payload: dict[str, Any] = {"player_id": about.id, "name": about.name}
-    await social.add_notification(
+    return await social.add_notification(
         session, player_id=player_id, kind=kind, payload=payload, keep=KEEP_NOTIFICATIONS
     )
 
@@ -209,3 +215,22 @@ async def mark_read(session: AsyncSession, *, player_id: str, ids: list[int] | N
     """Mark the player's notifications ``ids`` (None: all of them) read; ids that are not (or no
     longer) the player's are passed over. How many changed."""
     return await social.mark_read(session, player_id=player_id, ids=ids, at=utcnow())
+
+
+# --- presence -------------------------------------------------------------------------------------
+
+
+async def friend_ids(session: AsyncSession, *, player_id: str) -> dict[str, bool]:
+    """The player's friends, each with whether they hide their presence."""
+    rows = await social.ties_of(session, player_id=player_id)
+    ids = [social.other_of(row, player_id) for row in rows if row.state == FRIENDS]
+    return await players.presence_hidden(session, player_ids=ids)
+
+
+async def set_presence_visible(session: AsyncSession, *, player: Player, visible: bool) -> bool:
+    """Show or hide the player's presence to their friends; whether it changed."""
+    if player.presence_hidden == (not visible):
+        return False
+    player.presence_hidden = not visible
+    await session.flush()
+    return True

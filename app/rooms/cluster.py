@@ -33,6 +33,7 @@ from app.bus.redis import BusUnavailable, RedisBus
 from app.logs import FailureLog
 from app.rooms import frames
 from app.rooms.connection import Connection
+from app.rooms.hub import Hub
 from app.rooms.placement import LocalTables
 from app.rooms.protocol import (
     CLOSE_RECONNECT,
@@ -43,8 +44,11 @@ from app.rooms.protocol import (
     RelayFrame,
     RelayGone,
     RelayJoin,
+    RelayMeOpened,
     RelayMessage,
+    RelayNotice,
     RelayOwnerGone,
+    RelayPresence,
     RelayRoomChanged,
     RelayRoomClosed,
     RelaySendAway,
@@ -126,6 +130,7 @@ class Cluster:
         self.relayed: dict[str, Connection] = {}  # our sockets, by key, whose table is elsewhere
         self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
         self.spectator_cache: dict[str, int] = {}
+        self.hub: Hub | None = None  # the players' own sockets: their messages come through here
         self._monitor: asyncio.Task[None] | None = None
 
     def send(self, node: str, message: RelayMessage) -> None:
@@ -283,6 +288,9 @@ class Cluster:
                 owned = self.manager.tables.get(room_id)
                 if owned is not None:
                     await owned.send_player_away(player_id, reason)
+            case RelayMeOpened() | RelayNotice() | RelayPresence():
+                if self.hub is not None:
+                    await self.hub.on_relay(message)
             case RelayBanned(player=player_id, node=node) if node != self.bus.node_id:
                 # (the banning node has sent its own sockets away already)
                 await self.manager.send_player_away_here(player_id, "banned")

@@ -22,6 +22,7 @@ import engine
 from app.presets import with_defaults
 from app.rooms import frames, seating, talk
 from app.rooms.effects import (
+    FOLLOW_UPS,
     Abandoned,
     Arm,
     BotMoved,
@@ -53,6 +54,7 @@ from app.rooms.effects import (
     Token,
     TurnDue,
     Unattended,
+    YourTurn,
 )
 from app.rooms.protocol import (
     CLOSE_ROOM_CLOSED,
@@ -147,9 +149,33 @@ def handle(state: TableState, command: Command, now: float) -> Result:
             fx += _broadcast_events(state, first, now)
         case MoveStored(move):
             fx += _committed(state, move, now)
+    fx = _tell_absent_turn(state, fx)
     if isinstance(command, _IN_PLAY) and state.game.phase != "set_over":
         return state, fx  # presence and status unchanged: the hot path skips the watch
     return state, seating.with_watch(state, fx, now)
+
+
+def _tell_absent_turn(state: TableState, fx: list[Effect]) -> list[Effect]:
+    """``fx`` plus a ``YourTurn`` when the turn is a human's who has no socket here, once per
+    turn (before a follow-up, which stays last)."""
+    seat = state.game.turn
+    if (
+        seat is None
+        or state.game.phase != "playing"
+        or state.final
+        or state.turn_told == state.token
+        or state.bot_of(seat) is not None
+        or seat in state.humans
+    ):
+        return fx
+    player = next((s.player_id for s in state.room.seats if s.seat == seat), None)
+    if player is None:
+        return fx
+    state.turn_told = state.token
+    told = YourTurn(player, state.room.code)
+    if fx and isinstance(fx[-1], FOLLOW_UPS):
+        return [*fx[:-1], told, fx[-1]]
+    return [*fx, told]
 
 
 # --- client messages -----------------------------------------------------------------------

@@ -196,6 +196,22 @@ class Metric:
 
 
 @dataclass(frozen=True)
+class YourTurn:
+    """It is the turn of a seat whose human has no socket at the table: tell their /ws/me
+    (once per turn)."""
+
+    player_id: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The players seated here with a socket open changed (friends see them at this table)."""
+
+    players: frozenset[str]
+
+
+@dataclass(frozen=True)
 class EndSet:
     """The set is over: the room is open again (lifecycle.end_set)."""
 
@@ -273,6 +289,8 @@ Effect = (
     | SendAway
     | Arm
     | Metric
+    | YourTurn
+    | Seated
     | EndSet
     | Touch
     | PutBot

@@ -13,6 +13,7 @@ table's state and serialised with ``protocol.dumps``. Two optimisations live her
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import engine
@@ -23,7 +24,10 @@ from app.rooms.protocol import (
     ClockInfo,
     ErrorFrame,
     EventFrame,
+    FriendPresence,
     NextDealInfo,
+    NotificationFrame,
+    NotificationKind,
     Pong,
     Presence,
     Resync,
@@ -31,6 +35,7 @@ from app.rooms.protocol import (
     SeatPresence,
     Snapshot,
     Welcome,
+    WelcomeMe,
     dumps,
 )
 from app.store.records import RoomInfo
@@ -58,6 +63,38 @@ def bye(reason: ByeReason) -> str:
 
 def pong(t: int | float | str | None) -> str:
     return dumps(Pong(type="pong", t=t))
+
+
+def welcome_me(player_id: str, *, visible: bool, unread: int, now: float) -> str:
+    return dumps(
+        WelcomeMe(
+            type="welcome_me",
+            player_id=player_id,
+            presence_visible=visible,
+            unread=unread,
+            server_time=ms(now),
+        )
+    )
+
+
+def friend_presence(player_id: str, online: bool, table: str | None) -> str:
+    return dumps(FriendPresence(type="presence", player_id=player_id, online=online, table=table))
+
+
+def notification(
+    id: int | None, kind: NotificationKind, payload: dict[str, Any], created_at: datetime
+) -> str:
+    return dumps(
+        NotificationFrame(
+            type="notification",
+            id=id,
+            kind=kind,
+            payload=payload,
+            # as the REST API writes it (pydantic): UTC with a "Z"
+            created_at=created_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+            read=False,
+        )
+    )
 
 
 def ack(move_id: str, set_number: int, seq: int) -> str:

@@ -21,7 +21,7 @@ from app.rooms.connection import Connection
 from app.rooms.placement import Placement, Relay
 from app.rooms.state import TableConfig
 from app.rooms.store import GameStore
-from app.rooms.table import Table
+from app.rooms.table import Notices, Table
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,10 @@ class TableManager:
         config: TableConfig,
         cluster: Placement | None = None,
         metrics: Metrics | None = None,
+        notices: Notices | None = None,
     ) -> None:
         self.store = store
+        self.notices = notices  # presence and turn notices (app/rooms/hub.py)
         self.clock = clock
         self.config = config
         self.cluster = cluster
@@ -75,6 +77,7 @@ class TableManager:
                 on_lost=self._forget,
                 on_retired=self._retired,
                 metrics=self.metrics,
+                notices=self.notices,
             )
             try:
                 await table.restore()

@@ -26,6 +26,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from app.errors import GapleError
+from app.players.social import NotificationKind as StoredKind
 
 # --- close codes --------------------------------------------------------------------------------
 
@@ -292,6 +293,43 @@ class ChatHistory(TypedDict):
     lines: list[KeptLine]
 
 
+# --- the player's own socket, /ws/me (app/rooms/hub.py) ---------------------------------------
+
+
+class WelcomeMe(TypedDict):
+    """The answer to a good ``hello`` on /ws/me."""
+
+    type: Literal["welcome_me"]
+    player_id: str
+    presence_visible: bool  # whether friends see this player online (PUT /api/players/me/presence)
+    unread: int  # stored notifications not read yet
+    server_time: int
+
+
+class FriendPresence(TypedDict):
+    """A friend came online, went offline, or sat at / left a table (on /ws/me only)."""
+
+    type: Literal["presence"]
+    player_id: str
+    online: bool
+    table: str | None  # the code of the room where the friend sits with a socket open
+
+
+# The stored kinds are app.players.social's; ``your_turn`` is only ever sent live.
+NotificationKind = Literal[StoredKind, "your_turn"]
+
+
+class NotificationFrame(TypedDict):
+    """A notification as it happens: a stored one (``id``) or a fleeting ``your_turn`` (no id)."""
+
+    type: Literal["notification"]
+    id: int | None
+    kind: NotificationKind
+    payload: dict[str, Any]
+    created_at: str  # ISO 8601, UTC
+    read: bool
+
+
 ServerMessage = (
     Welcome
     | Snapshot
@@ -307,6 +345,9 @@ ServerMessage = (
     | ReactLine
     | PhraseLine
     | ChatHistory
+    | WelcomeMe
+    | FriendPresence
+    | NotificationFrame
 )
 
 
@@ -403,6 +444,32 @@ class RelayOwnerGone(_ForTable):
     k: Literal["owner_gone"] = "owner_gone"
 
 
+class RelayMeOpened(_Relayed):
+    """To every node: the player opened a /ws/me socket (``key``); their older ones, anywhere,
+    are replaced."""
+
+    k: Literal["me_opened"] = "me_opened"
+    player: str
+    key: str  # "{node}:{connection id}"
+
+
+class RelayNotice(_Relayed):
+    """To every node: a notification frame for the player's /ws/me socket, wherever it is."""
+
+    k: Literal["notice"] = "notice"
+    player: str
+    text: str
+
+
+class RelayPresence(_Relayed):
+    """To every node: these players' presence changed (read it again); ``reload``: their
+    friendships or presence setting changed (read those again from the database)."""
+
+    k: Literal["presence"] = "presence"
+    players: list[str]
+    reload: bool = False
+
+
 RelayMessage = Annotated[
     RelayJoin
     | RelayClient
@@ -413,7 +480,10 @@ RelayMessage = Annotated[
     | RelayBanned
     | RelayFrame
     | RelayClose
-    | RelayOwnerGone,
+    | RelayOwnerGone
+    | RelayMeOpened
+    | RelayNotice
+    | RelayPresence,
     Field(discriminator="k"),
 ]
 _relay_adapter: TypeAdapter[RelayMessage] = TypeAdapter(RelayMessage)

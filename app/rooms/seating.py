@@ -34,6 +34,7 @@ from app.rooms.effects import (
     LoadRoom,
     PendingMove,
     PutBot,
+    Seated,
     Send,
     SendAway,
     SendPlayerAway,
@@ -134,9 +135,17 @@ def with_watch(state: TableState, effects: list[Effect], now: float) -> list[Eff
     """``effects`` plus what the presence after them calls for: telling the lifecycle, and the
     host-away and abandoned-table timers (armed when the condition starts, disarmed when it
     ends). Inserted before a follow-up effect, which must stay last."""
-    if state.final:
-        return effects
     watch: list[Effect] = []
+    seated = frozenset(
+        v.player_id
+        for v in state.viewers.values()
+        if v.seat is not None and v.player_id is not None and not state.final
+    )
+    if seated != state.seated_online:
+        state.seated_online = seated
+        watch.append(Seated(seated))
+    if state.final:
+        return _before_follow_up(effects, watch)
     humans = len(state.humans)
     if humans != state.humans_online:
         state.humans_online = humans
@@ -158,6 +167,10 @@ def with_watch(state: TableState, effects: list[Effect], now: float) -> list[Eff
     elif not unattended and state.unattended_since is not None:
         state.unattended_since = None
         watch.append(Arm("abandon"))
+    return _before_follow_up(effects, watch)
+
+
+def _before_follow_up(effects: list[Effect], added: list[Effect]) -> list[Effect]:
     if effects and isinstance(effects[-1], FOLLOW_UPS):
-        return [*effects[:-1], *watch, effects[-1]]
-    return [*effects, *watch]
+        return [*effects[:-1], *added, effects[-1]]
+    return [*effects, *added]

@@ -92,6 +92,8 @@ class TableState:
     turn_started: float | None = None
     timeouts: dict[int, int] = field(default_factory=dict)  # the clock's moves in a row, by seat
     humans_online: int = -1  # as last told to the lifecycle (-1: not yet)
+    seated_online: frozenset[str] = frozenset()  # as last told to presence (Seated)
+    turn_told: Token | None = None  # the last turn whose absent human was told (YourTurn)
     host_away_since: float | None = None
     unattended_since: float | None = None
     chat: ChatState = field(default_factory=ChatState)  # in memory only: lost on a restart

@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import engine
 from app.live import SeatSummary, TableSummary
@@ -53,6 +53,7 @@ from app.rooms.effects import (
     PutBot,
     RoomChanged,
     RoomLoaded,
+    Seated,
     Send,
     SendAway,
     SendPlayerAway,
@@ -61,6 +62,7 @@ from app.rooms.effects import (
     Touch,
     TurnDue,
     Unattended,
+    YourTurn,
 )
 from app.rooms.lifecycle import FINAL, LifecycleError
 from app.rooms.protocol import CLOSE_ROOM_CLOSED, ClientCommand, Resume
@@ -101,7 +103,8 @@ _Item = Command | _Stop | _Settle | _Redo
 _RETRIED = (TurnDue, NextDeal, BotMoved, RoomChanged, HostAway, Unattended, SendPlayerAway)
 # Store calls without a follow-up: the core already counts them done, so the call itself is redone.
 _REDONE = (EndSet, Touch, PutBot)
-_NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove)  # effects that never call the store
+# Effects that never call the store.
+_NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove, YourTurn, Seated)
 _KINDS: dict[type, str] = {  # what a failure is called in the log
     StoreMove: "a move of the clock or a bot",
     CreateDeal: "the next deal",
@@ -114,6 +117,16 @@ _KINDS: dict[type, str] = {  # what a failure is called in the log
     PutBot: "a seat to a bot",
 }
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0  # seconds: the pause doubles from the first up to the max
+
+
+class Notices(Protocol):
+    """Where a table tells who sits at it and whose turn it is (app/rooms/hub.py)."""
+
+    def seated(self, code: str, players: frozenset[str]) -> None:
+        """The players seated at the table ``code`` with a socket open (run on this node)."""
+
+    def your_turn(self, player_id: str, code: str) -> None:
+        """It is the turn of ``player_id``, who has no socket at the table ``code``."""
 
 
 class Table:
@@ -130,8 +143,10 @@ class Table:
         on_retired: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
         bots: BotRunner | None = None,
+        notices: Notices | None = None,
     ) -> None:
         self.core = TableState(room, config)
+        self.notices = notices
         if rng is not None:
             self.core.rng = rng
         if new_secret is not None:
@@ -324,6 +339,7 @@ class Table:
         while True:
             item, future = await self._inbox.get()
             if isinstance(item, _Stop):
+                self._unseat()
                 self._cancel_timers()
                 for task in self._thinking:  # a move thought out now would have no table
                     task.cancel()
@@ -434,6 +450,12 @@ class Table:
                     conn.send_away(reason, code)
             case Arm():
                 self._arm(effect)
+            case YourTurn(player_id, code):
+                if self.notices is not None:
+                    self.notices.your_turn(player_id, code)
+            case Seated(players):
+                if self.notices is not None:
+                    self.notices.seated(self.room.code, players)
             case Metric(kind, received):
                 latency = time.perf_counter() - received if kind == "player" else None
                 self.metrics.record_move(kind, latency=latency)
@@ -553,7 +575,14 @@ class Table:
             and not self._thinking
         )
 
+    def _unseat(self) -> None:
+        """The table no longer runs here: nobody sits at it as far as this node can tell."""
+        if self.notices is not None and self.core.seated_online:
+            self.core.seated_online = frozenset()
+            self.notices.seated(self.room.code, frozenset())
+
     def _retire(self) -> None:
+        self._unseat()
         self.retired = True
         self._cancel_timers()
         if self._on_retired is not None:
@@ -562,6 +591,7 @@ class Table:
     def _lose(self) -> None:
         """This node no longer owns the table: stop, and send its clients elsewhere."""
         self.lost = True
+        self._unseat()
         self._cancel_timers()
         for conn in list(self.conns.values()):
             conn.send_away("table_moved")

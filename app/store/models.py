@@ -66,6 +66,8 @@ class Player(Base):
     # Set by an operator: a banned player's tokens stop working.
     banned_at: Mapped[datetime | None]
     banned_reason: Mapped[str | None] = mapped_column(String(200))
+    # The player's choice: friends see them offline, at no table (PUT /api/players/me/presence).
+    presence_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Room(Base):

@@ -37,6 +37,16 @@ async def get_player_names(session: AsyncSession, *, player_ids: list[str]) -> d
     return {row.id: row.name for row in result}
 
 
+async def presence_hidden(session: AsyncSession, *, player_ids: list[str]) -> dict[str, bool]:
+    """Whether each of the players hides their presence (unknown ids are left out)."""
+    if not player_ids:
+        return {}
+    result = await session.execute(
+        select(Player.id, Player.presence_hidden).where(Player.id.in_(set(player_ids)))
+    )
+    return {row.id: row.presence_hidden for row in result}
+
+
 async def touch_player(
     session: AsyncSession, *, player: Player, now: datetime | None = None
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -23,6 +24,7 @@ from app.players import bans
 from app.players.sessions import authenticate_token
 from app.rooms import frames
 from app.rooms.connection import Connection
+from app.rooms.hub import Hub
 from app.rooms.manager import TableManager
 from app.rooms.placement import Relay
 from app.rooms.protocol import (
@@ -67,7 +69,7 @@ async def table_socket(websocket: WebSocket) -> None:
     if not sockets.acquire(address):
         await websocket.accept()
         too_many = f"at most {sockets.limit} connections at once from one address"
-        await _Session(websocket, websocket.app.state.settings).fail(
+        await Session(websocket, websocket.app.state.settings).fail(
             "too_many_sockets", too_many, CLOSE_TRY_AGAIN
         )
         return
@@ -82,7 +84,7 @@ async def _table_socket(websocket: WebSocket) -> None:
     machinery would stay referenced for as long as the socket is open, thousands of times over."""
     settings: Settings = websocket.app.state.settings
     if websocket.app.state.draining:
-        await _refuse_draining(websocket)
+        await refuse_draining(websocket)
         return
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, settings, websocket.headers.get("host")):
@@ -93,7 +95,7 @@ async def _table_socket(websocket: WebSocket) -> None:
     manager: TableManager = websocket.app.state.live
     logs.bind(room=websocket.path_params["code"].upper())
     await websocket.accept()
-    session = _Session(websocket, settings)
+    session = Session(websocket, settings)
     joined = await _handshake(websocket, session, manager, websocket.path_params["code"])
     if joined is None:
         return
@@ -105,6 +107,9 @@ async def _table_socket(websocket: WebSocket) -> None:
     else:  # relayed: the owner node decides the seat; a token is the best guess here
         role = "seat" if conn.player_id else "spectator"
     metrics.connection_opened(role)
+    hub: Hub = websocket.app.state.hub
+    if conn.player_id is not None:
+        hub.socket_opened(conn.player_id)  # online for friends, wherever the table runs
     try:
         while not conn.closed:
             message = await session.read()
@@ -116,6 +121,8 @@ async def _table_socket(websocket: WebSocket) -> None:
                 table.message(conn, message)
     finally:
         metrics.connection_closed(role)
+        if conn.player_id is not None:
+            hub.socket_closed(conn.player_id)
         table.gone(conn)
         if not conn.closed:
             conn.shutdown(CLOSE_NORMAL, "")
@@ -127,7 +134,7 @@ async def _table_socket(websocket: WebSocket) -> None:
 router.add_websocket_route("/ws/rooms/{code}", table_socket)
 
 
-async def _refuse_draining(websocket: WebSocket) -> None:
+async def refuse_draining(websocket: WebSocket) -> None:
     """A node shutting down takes no new sockets: HTTP 503 on the handshake, which a proxy
     (deploy/nginx.conf) retries on another node and a client treats as a reason to reconnect."""
     websocket.app.state.metrics.record_ws_refusal("draining")
@@ -139,7 +146,7 @@ async def _refuse_draining(websocket: WebSocket) -> None:
 
 
 async def _handshake(
-    websocket: WebSocket, session: _Session, manager: TableManager, code: str
+    websocket: WebSocket, session: Session, manager: TableManager, code: str
 ) -> tuple[Table | Relay, Connection] | None:
     """Find the table, read the ``hello``, check its token, join. None when the socket was
     refused (and told why). A function of its own so that what it loads (the database session,
@@ -161,17 +168,10 @@ async def _handshake(
         return None
     player_id = name = None
     if hello.token is not None:  # an empty or oversized token is refused like any other bad one
-        async with websocket.app.state.db.session() as db_session:
-            player = await authenticate_token(db_session, hello.token)
-            player_id = player.id if player is not None else None
-            name = player.name if player is not None else None
-            banned = player is not None and bans.is_banned(player)
-        if player_id is None:
-            await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
+        caller = await authenticate(websocket, session, hello.token)
+        if caller is None:
             return None
-        if banned:
-            await session.fail("banned", "this player is banned", CLOSE_POLICY)
-            return None
+        player_id, name = caller.player_id, caller.name
     conn = Connection(
         send_text=websocket.send_text,
         close=lambda code, reason: websocket.close(code=code, reason=reason),
@@ -186,7 +186,32 @@ async def _handshake(
     return table, conn
 
 
-class _Session:
+@dataclass(frozen=True)
+class Caller:
+    player_id: str
+    name: str
+    presence_hidden: bool
+
+
+async def authenticate(websocket: WebSocket, session: Session, token: str) -> Caller | None:
+    """The player a hello's token names; None when it names nobody, or a banned player (the
+    socket was told why and is being closed)."""
+    async with websocket.app.state.db.session() as db_session:
+        player = await authenticate_token(db_session, token)
+        caller = None
+        if player is not None:
+            caller = Caller(player.id, player.name, presence_hidden=player.presence_hidden)
+        banned = player is not None and bans.is_banned(player)
+    if caller is None:
+        await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
+        return None
+    if banned:
+        await session.fail("banned", "this player is banned", CLOSE_POLICY)
+        return None
+    return caller
+
+
+class Session:
     """Reads and checks frames for one socket; replies to bad ones directly."""
 
     def __init__(self, websocket: WebSocket, settings: Settings) -> None:

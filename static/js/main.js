@@ -27,6 +27,7 @@ import { initAccount, accountLayer } from './views/account.js';
 import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
 import { rulesRoute } from './views/rules.js';
 import { initAlerts } from './alerts.js';
+import { initBell } from './bell.js';
 
 const LOBBY_REFRESH_MS = 4000;
 
@@ -466,6 +467,7 @@ function boot() {
   });
   loadPresets();
   applyRoute();
+  initBell();
 }
 
 boot();

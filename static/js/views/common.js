@@ -1,5 +1,6 @@
 // Pieces shared by every screen: the top bar, the connection banner, toasts, labels.
 
+import { bellButton } from '../bell.js';
 import { h } from '../dom.js';
 import { t, toggleLang, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
@@ -58,6 +59,7 @@ export function topbar(state, navigate) {
     }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, brandMark()), h('span', { class: 'brand-name' }, t('app.name'))),
     room ? h('span', { class: 'topbar-code', 'aria-label': `${t('room.code')} ${room.code}` }, room.code) : null,
     h('span', { class: 'topbar-spacer' }),
+    bellButton(),
     accountBar(),
     langToggle(),
   ];

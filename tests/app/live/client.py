@@ -184,6 +184,80 @@ class TableClient:
         return self.view
 
 
+@dataclass
+class MeClient:
+    """The player's own socket, /ws/me (docs/PROTOCOL.md §9): presence of friends and
+    notifications. ``friends``: each friend's last ``presence``; ``received``: every frame."""
+
+    url: str  # ws://host:port (the path is added)
+    token: str | None
+    received: list[dict[str, Any]] = field(default_factory=list)
+    friends: dict[str, dict[str, Any]] = field(default_factory=dict)
+    closed_with: int | None = None
+    _ws: Any = None
+    _reader: asyncio.Task[None] | None = None
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _pings: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    async def connect(self, *, welcome: bool = True, first: dict[str, Any] | None = None) -> None:
+        self._ws = await websockets.connect(f"{self.url}/ws/me", max_size=2**20)
+        await self.send(first or {"type": "hello", "token": self.token})
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        if welcome:
+            await self.wait_for(lambda: bool(self.of_type("welcome_me")))
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self._ws.send(json.dumps(message))
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self._ws:
+                message = json.loads(frame)
+                self.received.append(message)
+                if message["type"] == "presence":
+                    self.friends[message["player_id"]] = message
+                self._changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed_with = self._ws.close_code
+            self._changed.set()
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.received if m["type"] == kind]
+
+    def shown(self, player_id: str) -> tuple[bool, str | None]:
+        """(online, table) of a friend as last told (never told: offline)."""
+        got = self.friends.get(player_id)
+        return (False, None) if got is None else (got["online"], got["table"])
+
+    async def sync(self) -> None:
+        """Ping and wait for the pong: every frame the server queued before it has arrived."""
+        t = f"sync-{next(self._pings)}"
+        await self.send({"type": "ping", "t": t})
+        await self.wait_for(lambda: any(m.get("t") == t for m in self.of_type("pong")))
+
+    async def wait_for(self, predicate: Any, timeout: float = 15.0) -> None:
+        async def loop() -> None:
+            while not predicate():
+                if self._reader is not None and self._reader.done():
+                    raise ConnectionError("/ws/me closed while waiting")
+                self._changed.clear()
+                await self._changed.wait()
+
+        await asyncio.wait_for(loop(), timeout)
+
+    async def wait_closed(self) -> None:
+        assert self._reader is not None
+        await asyncio.wait_for(asyncio.shield(self._reader), 15)
+
+
 def choose(view: dict[str, Any], rng: random.Random) -> tuple[str, str | None]:
     """A random legal placement from the viewer's own snapshot."""
     option = rng.choice(view["legal"])

@@ -1,0 +1,98 @@
+"""``/ws/me``: the player's own socket, one per player (docs/PROTOCOL.md §7).
+
+The transport is the table socket's (app/ws/endpoint.py): origins, the socket cap per address,
+frame sizes, JSON, floods, the ``hello`` with a token first. What it carries — friends'
+presence and notifications — is app/rooms/hub.py's; the client sends only ``ping`` after its
+``hello``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket
+
+from app import logs
+from app.clients import client_address
+from app.rooms import frames
+from app.rooms.connection import Connection
+from app.rooms.hub import Hub
+from app.rooms.protocol import CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TRY_AGAIN, Ping
+from app.settings import Settings
+from app.ws.endpoint import Session, authenticate, origin_allowed, refuse_draining
+from app.ws.limits import SocketCap
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+
+async def me_socket(websocket: WebSocket) -> None:
+    """``/ws/me``, counted with the table sockets against GAPLE_MAX_SOCKETS_PER_ADDRESS."""
+    sockets: SocketCap = websocket.app.state.sockets
+    address = client_address(websocket)
+    if not sockets.acquire(address):
+        await websocket.accept()
+        too_many = f"at most {sockets.limit} connections at once from one address"
+        await Session(websocket, websocket.app.state.settings).fail(
+            "too_many_sockets", too_many, CLOSE_TRY_AGAIN
+        )
+        return
+    try:
+        await _me_socket(websocket)
+    finally:
+        sockets.release(address)
+
+
+async def _me_socket(websocket: WebSocket) -> None:
+    settings: Settings = websocket.app.state.settings
+    if websocket.app.state.draining:
+        await refuse_draining(websocket)
+        return
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, settings, websocket.headers.get("host")):
+        log.warning("refused WebSocket from origin %r", origin)
+        websocket.app.state.metrics.record_ws_refusal("bad_origin")
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    await websocket.accept()
+    session = Session(websocket, settings)
+    hello = await session.read_hello()
+    if hello is None:
+        return
+    if hello.token is None:
+        await session.fail("bad_token", "/ws/me needs the player's token", CLOSE_POLICY)
+        return
+    caller = await authenticate(websocket, session, hello.token)
+    if caller is None:
+        return
+    logs.bind(player=caller.player_id)
+    conn = Connection(
+        send_text=websocket.send_text,
+        close=lambda code, reason: websocket.close(code=code, reason=reason),
+        player_id=caller.player_id,
+        name=caller.name,
+    )
+    session.conn = conn
+    hub: Hub = websocket.app.state.hub
+    try:
+        await hub.open_me(caller.player_id, conn, visible=not caller.presence_hidden)
+        while not conn.closed:
+            message = await session.read()
+            if message is None:
+                break
+            if isinstance(message, Ping):
+                conn.send(frames.pong(message.t))
+            else:
+                conn.send(frames.error("bad_message", "only ping is sent on /ws/me"))
+    finally:
+        hub.close_me(caller.player_id, conn)
+        if not conn.closed:
+            conn.shutdown(CLOSE_NORMAL, "")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.wait_closed(), 2)
+        conn.cancel()
+
+
+router.add_websocket_route("/ws/me", me_socket)

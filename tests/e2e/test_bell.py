@@ -1,0 +1,38 @@
+"""The notification bell on a 390 px phone, in both languages: a friend request made elsewhere
+makes its count 1 (through /ws/me), and a tap on the bell marks it read."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.e2e.gaple import PHONE
+
+
+@pytest.mark.parametrize(
+    ("locale", "label"),
+    [("id-ID", "Notifikasi: 1 belum dibaca"), ("en-US", "Notifications: 1 unread")],
+)
+def test_a_friend_request_rings_the_bell(open_page, lobby_api, locale, label):
+    page = open_page(locale=locale, viewport=PHONE)
+    me, asker = lobby_api.guest("Bell"), lobby_api.guest("Ayu")
+    page.login_as(me)
+    page.open_lobby()  # the page starts with the saved player, and opens /ws/me for them
+    bell = page.by("bell", live="true")  # /ws/me is open: the request arrives live
+    bell.wait_for()
+    assert page.by("bell-count").count() == 0
+    lobby_api._call("POST", f"/api/friends/{me['player_id']}", asker["token"])
+    page.by("bell-count").wait_for()
+    assert page.by("bell-count").inner_text() == "1"
+    assert bell.get_attribute("aria-label") == label
+    box = bell.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0]
+
+    bell.click()
+    page.by("bell-count").wait_for(state="detached")
+    for _ in range(100):  # the tap marks it read over REST
+        if lobby_api._call("GET", "/api/notifications", me["token"])["unread"] == 0:
+            break
+        time.sleep(0.1)
+    assert lobby_api._call("GET", "/api/notifications", me["token"])["unread"] == 0
