@@ -174,14 +174,25 @@ export function accountBar() {
   const player = state.player;
   const username = myUsername();
   const known = Boolean(myPlayerId());
-  const cta = !username
+  // A guest who has played may save the account; any guest may log in to one (another
+  // device's): both stand on the bar, so neither hides in the menu. An account needs neither.
+  const save = known && !username
     ? h('button', {
       type: 'button',
-      class: 'btn btn-small acct-cta',
-      'data-testid': known ? 'save-account-button' : 'login-button',
-      'data-focus': 'acct-cta',
-      onClick: () => openDialog(known ? 'claim' : 'login'),
-    }, known ? t('acct.save') : t('acct.login'))
+      class: 'btn btn-small acct-cta acct-save',
+      'data-testid': 'save-account-button',
+      'data-focus': 'acct-save',
+      onClick: () => openDialog('claim'),
+    }, t('acct.save'))
+    : null;
+  const login = !username
+    ? h('button', {
+      type: 'button',
+      class: 'btn btn-small acct-cta acct-login',
+      'data-testid': 'login-button',
+      'data-focus': 'acct-login',
+      onClick: () => openDialog('login'),
+    }, t('acct.login'))
     : null;
   const name = player && player.name;
   const menuButton = h('button', {
@@ -201,7 +212,7 @@ export function accountBar() {
   h('span', { class: 'acct-avatar', 'aria-hidden': 'true' }, name ? initial(name) : personIcon()),
   name ? h('span', { class: 'topbar-player', 'data-testid': 'player-name' }, name) : null,
   h('span', { class: 'acct-caret', 'aria-hidden': 'true' }, '▾'));
-  return [cta, menuButton];
+  return [save, login, menuButton];
 }
 
 // --- the menu and dialogs (drawn above the page, outside the top bar) --------------------------
