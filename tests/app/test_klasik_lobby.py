@@ -14,7 +14,7 @@ from app.api import lobby
 from app.api.schemas import RoomSettings
 from app.store import migrate
 from app.store.db import create_engine
-from app.store.models import Player, Seat
+from app.store.models import Seat
 from tests.app.test_rooms import RecordingLive, set_online
 from tests.conftest import Guest, run_async
 
@@ -252,7 +252,8 @@ async def test_a_table_of_five(api: httpx.AsyncClient, app: Any, host: Guest, ma
     room = await create(api, host, preset="klasik", players=5)
     code = room["code"]
     assert room["seats"] == [
-        {"seat": n, "player_id": None, "name": None, "bot": None, "left_by": None} for n in range(5)
+        {"seat": n, "player_id": None, "name": None, "bot": None, "left_by": None, "ready": False}
+        for n in range(5)
     ]
     other: Guest = await make_guest("Other")
     sat = await api.post(f"/api/rooms/{code}/seats/4", headers=other.headers)
@@ -337,11 +338,24 @@ async def _insert_seats(url: str, seats: list[int]) -> list[str]:
     outcome = []
     try:
         async with engine.begin() as conn:
-            await conn.execute(insert(Player).values(id="p" * 32, name="P", token_hash="h" * 64))
-            # The rooms table as it is at this revision (the migration test also runs at 0001).
-            rooms = await conn.run_sync(lambda sync: Table("rooms", MetaData(), autoload_with=sync))
+            # The tables as they are at this revision (the migration test also runs at 0001).
+            players, rooms = await conn.run_sync(
+                lambda sync: [
+                    Table(n, MetaData(), autoload_with=sync) for n in ("players", "rooms")
+                ]
+            )
             now = datetime.now(UTC)
-            times = {name: now for name in ("created_at", "updated_at", "active_at")}
+            times = {
+                name: now for name in ("created_at", "updated_at", "active_at", "last_seen_at")
+            }
+            await conn.execute(
+                insert(players).values(
+                    id="p" * 32,
+                    name="P",
+                    token_hash="h" * 64,
+                    **{name: at for name, at in times.items() if name in players.c},
+                )
+            )
             await conn.execute(
                 insert(rooms).values(
                     id="r" * 32,

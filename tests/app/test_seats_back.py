@@ -104,6 +104,7 @@ async def test_a_player_takes_their_seat_back(
         "name": None,
         "bot": "heuristic",
         "left_by": ayu.player_id,
+        "ready": False,
     }
     # Nobody else may have it, nor any other bot's seat: the table is full for them.
     _error(await api.post(f"/api/rooms/{code}/seats/1", headers=stranger.headers), 409, "room_full")
@@ -120,6 +121,7 @@ async def test_a_player_takes_their_seat_back(
         "name": "Ayu",
         "bot": None,
         "left_by": None,
+        "ready": False,
     }
     assert app.state.live.calls == [("seats_changed", room["id"])]
     # Taking it again is harmless; a second seat is not.
