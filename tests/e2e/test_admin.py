@@ -9,9 +9,11 @@ from typing import Any
 from tests.e2e.gaple import ADMIN_TOKEN, WCAG_AA, Page, contrast
 
 
-def seated_guest(open_page: Any, lobby_api: Any, name: str) -> tuple[Page, str, dict[str, Any]]:
+def seated_guest(
+    open_page: Any, lobby_api: Any, name: str
+) -> tuple[Page, str, dict[str, Any], dict[str, Any]]:
     """A room (its host only in the lobby's records) and a guest seated in seat 1 whose page is
-    at the table."""
+    at the table; the page, the room's code, the guest and the host."""
     host = lobby_api.guest("Host")
     guest = lobby_api.guest(name)
     code = lobby_api.create_room(host["token"], mode="tunggal")["code"]
@@ -20,7 +22,7 @@ def seated_guest(open_page: Any, lobby_api: Any, name: str) -> tuple[Page, str, 
     page.login_as(guest)
     page.open_link(code)
     page.by("leave-seat-button", seat=1).wait_for()
-    return page, code, guest
+    return page, code, guest, host
 
 
 def admin_page(open_page: Any) -> Page:
@@ -34,7 +36,7 @@ def admin_page(open_page: Any) -> Page:
 
 
 def test_the_admin_page_lists_a_table_and_closes_it(open_page, lobby_api):
-    player, code, guest = seated_guest(open_page, lobby_api, "Wati")
+    player, code, guest, _ = seated_guest(open_page, lobby_api, "Wati")
     admin = admin_page(open_page)
     table = admin.by("admin-table", code=code)
     table.wait_for()
@@ -62,7 +64,13 @@ def test_the_admin_page_lists_a_table_and_closes_it(open_page, lobby_api):
 
 
 def test_the_admin_page_removes_a_player_from_a_seat(open_page, lobby_api):
-    player, code, guest = seated_guest(open_page, lobby_api, "Yanto")
+    player, code, guest, host = seated_guest(open_page, lobby_api, "Yanto")
+    # The host seated and at the room: else the room, its host handed over to Yanto while the
+    # host was away, closes when Yanto is removed (nobody to hand it to) and leaves the list.
+    lobby_api.sit(host["token"], code, 0)
+    at_room = open_page(label="host", locale="en-US")
+    at_room.login_as(host)
+    at_room.open_link(code)
     admin = admin_page(open_page)
     seat = admin.by("admin-table", code=code).locator(
         f'[data-testid="admin-seat"][data-player="{guest["player_id"]}"]'
