@@ -86,7 +86,7 @@ INIT_SCRIPT = r"""
   if (window.__gaple) return;
   const log = {
     welcome: null, snapshot: null, snapshots: 0, events: [], frames: 0,
-    checks: 0, handSeen: 0, revealSeen: 0, violations: [], sockets: [], banners: [],
+    checks: 0, handSeen: 0, revealSeen: 0, violations: [], sockets: [], meSockets: [], banners: [],
     tones: [], animations: [], celebrations: [],
   };
   window.__gaple = log;
@@ -117,6 +117,8 @@ INIT_SCRIPT = r"""
     class RecordingWebSocket extends Native {
       constructor(...args) {
         super(...args);
+        // The player's own socket (/ws/me: presence, notifications) apart from the table's.
+        if (String(args[0]).includes('/ws/me')) { log.meSockets.push(this); return; }
         log.sockets.push(this);
         // Registered before the page's own onmessage, so it always sees a frame first.
         this.addEventListener('message', (e) => {
@@ -388,7 +390,11 @@ class Page:
         return dict(self.page.evaluate(STATE_JS))
 
     def recorded(self) -> dict[str, Any]:
-        return dict(self.page.evaluate("() => ({ ...window.__gaple, sockets: undefined })"))
+        return dict(
+            self.page.evaluate(
+                "() => ({ ...window.__gaple, sockets: undefined, meSockets: undefined })"
+            )
+        )
 
     def wait_js(self, expression: str, arg: Any = None, timeout: float = 15) -> Any:
         handle = self.page.wait_for_function(expression, arg=arg, timeout=timeout * 1000)
