@@ -4,6 +4,7 @@ from fastapi import APIRouter
 
 from app.api import (
     accounts,
+    challenges,
     guests,
     health,
     metrics,
@@ -24,5 +25,6 @@ api_router.include_router(practice.router)
 api_router.include_router(health.router)
 api_router.include_router(accounts.router)
 api_router.include_router(social.router)
+api_router.include_router(challenges.router)
 api_router.include_router(tournaments.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

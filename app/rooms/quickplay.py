@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -292,10 +292,25 @@ def _same_choice(room: Room, choice: Choice) -> bool:
 async def _new_table(
     session: AsyncSession, *, player_id: str, choice: Choice, new_code: Callable[[], str]
 ) -> Room:
+    return await open_table(
+        session, host_id=player_id, settings=choice.settings(), quickplay=True, new_code=new_code
+    )
+
+
+async def open_table(
+    session: AsyncSession,
+    *,
+    host_id: str,
+    settings: dict[str, Any],
+    quickplay: bool,
+    new_code: Callable[[], str],
+) -> Room:
+    """A new open room with a fresh code (flushes, never commits): quick play's, or the one a
+    challenge makes (app/rooms/challenges.py)."""
     for _ in range(8):  # 31^6 codes: a collision is rare, several in a row practically never
         code = new_code()
         if not await rooms.code_exists(session, code=code):
             return await rooms.create_room(
-                session, code=code, host_id=player_id, settings=choice.settings(), quickplay=True
+                session, code=code, host_id=host_id, settings=settings, quickplay=quickplay
             )
     raise RuntimeError("could not allocate a room code")
