@@ -8,6 +8,7 @@ from app.api import (
     guests,
     health,
     metrics,
+    parties,
     practice,
     presets,
     quickplay,
@@ -26,5 +27,6 @@ api_router.include_router(health.router)
 api_router.include_router(accounts.router)
 api_router.include_router(social.router)
 api_router.include_router(challenges.router)
+api_router.include_router(parties.router)
 api_router.include_router(tournaments.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

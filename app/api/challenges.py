@@ -24,14 +24,14 @@ from app.store.models import Player
 router = APIRouter(tags=["social"])
 
 
-def _err(description: str) -> dict[str, Any]:
+def err(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
 
 
 Responses = dict[int | str, dict[str, Any]]
-AUTH: Responses = {401: _err("Missing or invalid token")}
-FOUND: Responses = {404: _err("`challenge_not_found`: none, or the caller is not part of it")}
-STATE: Responses = {409: _err("`challenge_expired`, `challenge_closed`")}
+AUTH: Responses = {401: err("Missing or invalid token")}
+FOUND: Responses = {404: err("`challenge_not_found`: none, or the caller is not part of it")}
+STATE: Responses = {409: err("`challenge_expired`, `challenge_closed`")}
 
 # Refusal codes -> the API's error classes (SocialError's and ChallengeError's).
 STATUS: dict[str, type[ApiError]] = {
@@ -80,9 +80,9 @@ def _out(view: View) -> ChallengeOut:
     status_code=status.HTTP_201_CREATED,
     responses={
         **AUTH,
-        404: _err("`player_not_found`: an invitee who does not exist (or blocks the caller)"),
-        409: _err("`player_blocked`: the caller blocks an invitee"),
-        422: _err("`invalid` (`to`: 1 to 3 players, none twice; `partner`), `not_yourself`"),
+        404: err("`player_not_found`: an invitee who does not exist (or blocks the caller)"),
+        409: err("`player_blocked`: the caller blocks an invitee"),
+        422: err("`invalid` (`to`: 1 to 3 players, none twice; `partner`), `not_yourself`"),
     },
     dependencies=[Depends(rate_limit("challenges"))],
 )
@@ -156,7 +156,7 @@ async def _answer(
     return _out(done.view)
 
 
-ANSWER: Responses = {**AUTH, **FOUND, **STATE, 403: _err("`not_invitee`: the caller is not")}
+ANSWER: Responses = {**AUTH, **FOUND, **STATE, 403: err("`not_invitee`: the caller is not")}
 
 
 @router.post("/challenges/{challenge_id}/accept", responses=ANSWER, dependencies=[NeedsCluster])
@@ -188,7 +188,7 @@ async def decline_challenge(
 @router.delete(
     "/challenges/{challenge_id}",
     status_code=status.HTTP_204_NO_CONTENT,
-    responses={**AUTH, **FOUND, **STATE, 403: _err("`not_challenger`: only the challenger")},
+    responses={**AUTH, **FOUND, **STATE, 403: err("`not_challenger`: only the challenger")},
 )
 async def cancel_challenge(
     challenge_id: ChallengeId, player: CurrentPlayer, session: SessionDep

@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 from app import presets
 from app.api import analysis, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
-from app.players import social
+from app.players import parties, social
 from app.rooms import challenges, protocol
 from app.tournaments import formats as tournament_formats
 
@@ -51,6 +51,7 @@ ENUMS: dict[str, Any] = {
     "NotificationKind": social.NotificationKind,
     "ChallengeStatus": challenges.ChallengeStatus,
     "ChallengeAnswer": challenges.Answer,
+    "PartyStatus": parties.PartyStatus,
     "TournamentFormat": tournament_formats.Format,
     "TournamentStatus": tournament_formats.Status,
     "TournamentFilter": schemas.TournamentFilter,
