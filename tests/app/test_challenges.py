@@ -1,10 +1,12 @@
 """Challenges on both databases: everyone accepts and lands seated at a started table; a
 decline, an expiry, a cancel; a blocker answered as nobody; the stored notifications of an
-invitee who is away; bad input changing nothing; the rate limit."""
+invitee who is away, and live ones on /ws/me; bad input changing nothing; the rate limit."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,6 +14,8 @@ import pytest
 
 from app.settings import Settings
 from app.store import social
+from tests.app.live.client import Lobby, MeClient
+from tests.app.live.server import ServerProcess
 from tests.conftest import Guest
 
 MakeGuest = Callable[..., Awaitable[Guest]]
@@ -220,3 +224,57 @@ async def test_challenges_are_rate_limited(
     limited = await challenge(api, ayu, [budi])
     assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
     assert len(await kinds(app, budi)) == 2
+
+
+# --- live, over real sockets (a uvicorn subprocess) ---------------------------------------------
+
+
+@pytest.fixture
+async def server(database_url: str, tmp_path: Path) -> AsyncIterator[ServerProcess]:
+    process = ServerProcess(database_url, tmp_path / "server", GAPLE_RATE_GUESTS="1000/minute")
+    await asyncio.to_thread(process.start)
+    try:
+        yield process
+    finally:
+        await asyncio.to_thread(process.stop)
+
+
+async def test_challenge_and_answer_arrive_live_and_are_stored(server: ServerProcess) -> None:
+    ws = server.base_url.replace("http", "ws")
+    async with Lobby(server.base_url) as lobby:
+        ayu, budi = await lobby.guest("Ayu"), await lobby.guest("Budi")
+        ayu_auth = {"Authorization": f"Bearer {ayu['token']}"}
+        budi_auth = {"Authorization": f"Bearer {budi['token']}"}
+        theirs, mine = MeClient(ws, budi["token"]), MeClient(ws, ayu["token"])
+        await theirs.connect()
+        await mine.connect()
+        made = await lobby.http.post(
+            "/api/challenges", json={"to": [budi["player_id"]]}, headers=ayu_auth
+        )
+        assert made.status_code == 201, made.text
+        await theirs.wait_for(lambda: bool(theirs.of_type("notification")))
+        [live] = theirs.of_type("notification")
+        [stored] = (await lobby.http.get("/api/notifications", headers=budi_auth)).json()[
+            "notifications"
+        ]
+        assert live == {"type": "notification", **stored} and live["kind"] == "challenge"
+        assert live["payload"]["challenge_id"] == made.json()["id"]
+        cid = made.json()["id"]
+        accepted = await lobby.http.post(f"/api/challenges/{cid}/accept", headers=budi_auth)
+        assert accepted.status_code == 200, accepted.text
+        code = accepted.json()["room"]
+
+        # (a your_turn may come too: the set started, and Ayu has no socket at that table)
+        def answers() -> list[dict[str, Any]]:
+            found = mine.of_type("notification")
+            return [n for n in found if n["kind"] == "challenge_answered"]
+
+        await mine.wait_for(lambda: bool(answers()))
+        [answered] = answers()
+        assert answered["payload"]["room"] == code and answered["payload"]["answer"] == "accepted"
+        room = (await lobby.http.get(f"/api/rooms/{code}")).json()
+        seated = {s["seat"]: s["player_id"] for s in room["seats"]}
+        assert seated[0] == ayu["player_id"] and seated[1] == budi["player_id"]
+        assert room["status"] == "playing"
+        await mine.close()
+        await theirs.close()
