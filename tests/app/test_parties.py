@@ -171,3 +171,15 @@ async def test_concurrent_quick_play_keeps_partners_across(
         stored = await seats(api, code)
         assert sorted(taken) == sorted(s for s, p in stored.items() if p is not None), code
     assert sum(len(t) for t in tables.values()) == len(guests)
+
+
+async def test_invitations_are_rate_limited(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    app.state.settings.rate_parties = "2/minute"
+    ayu, budi, citra, dewi = [await make_guest(n) for n in ("A", "B", "C", "D")]
+    for other in (budi, citra):
+        assert (await invite(api, ayu, other.player_id)).status_code == 201
+    limited = await invite(api, ayu, dewi.player_id)
+    assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
+    assert len((await mine(api, ayu))["outgoing"]) == 2
