@@ -82,6 +82,10 @@ class Settings(BaseSettings):
     rate_friends: str = "20/minute;200/day"
     rate_blocks: str = "30/minute"  # POST and DELETE /api/blocks/{id}, per address
     max_friends: int = Field(default=500, gt=0)  # friendships per player
+    # POST /api/challenges and POST /api/parties: per address, and per player (any address)
+    rate_challenges: str = "10/minute;100/day"
+    rate_parties: str = "10/minute;100/day"
+    challenge_seconds: float = Field(default=120.0, gt=0)  # a challenge unanswered: expired
     rate_tournaments: str = "5/minute;20/day"  # POST /api/tournaments
     rate_tournament_entries: str = "30/minute"  # enter, confirm, withdraw
     rate_records: str = "20/minute"  # POST /api/records/replay: each call re-plays a whole set
@@ -128,6 +132,8 @@ class Settings(BaseSettings):
         "rate_admin",
         "rate_friends",
         "rate_blocks",
+        "rate_challenges",
+        "rate_parties",
         "rate_tournaments",
         "rate_tournament_entries",
         "rate_records",

@@ -4,9 +4,11 @@ from fastapi import APIRouter
 
 from app.api import (
     accounts,
+    challenges,
     guests,
     health,
     metrics,
+    parties,
     practice,
     presets,
     quickplay,
@@ -24,5 +26,7 @@ api_router.include_router(practice.router)
 api_router.include_router(health.router)
 api_router.include_router(accounts.router)
 api_router.include_router(social.router)
+api_router.include_router(challenges.router)
+api_router.include_router(parties.router)
 api_router.include_router(tournaments.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

@@ -66,6 +66,14 @@ ErrorCode = Literal[
     "not_yourself",
     "friend_limit",
     "player_blocked",
+    # challenges and parties (app/rooms/challenges.py, app/players/parties.py)
+    "challenge_not_found",
+    "challenge_expired",
+    "challenge_closed",
+    "not_challenger",
+    "not_invitee",
+    "party_not_found",
+    "already_in_party",
     # tournaments (app/rooms/tournaments.py REFUSALS)
     "account_required",
     "not_organizer",

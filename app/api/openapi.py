@@ -23,8 +23,8 @@ from fastapi.routing import APIRoute
 from app import presets
 from app.api import analysis, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
-from app.players import social
-from app.rooms import protocol
+from app.players import parties, social
+from app.rooms import challenges, protocol
 from app.tournaments import formats as tournament_formats
 
 # Component name -> the Literal it names. Each set of values once: two names for the same values
@@ -49,6 +49,9 @@ ENUMS: dict[str, Any] = {
     "ProbeStatus": schemas.ProbeStatus,
     "TieState": social.TieState,
     "NotificationKind": social.NotificationKind,
+    "ChallengeStatus": challenges.ChallengeStatus,
+    "ChallengeAnswer": challenges.Answer,
+    "PartyStatus": parties.PartyStatus,
     "TournamentFormat": tournament_formats.Format,
     "TournamentStatus": tournament_formats.Status,
     "TournamentFilter": schemas.TournamentFilter,

@@ -16,6 +16,7 @@ from pydantic import (
 
 import engine
 from app import presets as rs
+from app.players.parties import PartyStatus
 from app.players.social import NotificationKind
 from app.presets import (
     BotKind,
@@ -26,6 +27,7 @@ from app.presets import (
     Scoring,
     Stuck,
 )
+from app.rooms.challenges import MAX_INVITEES, Answer, ChallengeStatus
 from app.tournaments import formats as tf
 
 # Literals rather than free strings, all from app/presets.py; combinations are checked by
@@ -469,7 +471,10 @@ class NotificationOut(BaseModel):
     id: int
     kind: NotificationKind
     payload: dict[str, Any] = Field(
-        description="`friend_request`, `friend_accepted`: the other player's `player_id`, `name`"
+        description="The other player's `player_id` and `name`; `challenge` adds "
+        "`challenge_id`, `mode`, `preset`, `expires_at`; `challenge_answered` adds "
+        "`challenge_id`, `answer`, `room` (the table's code once it was made, else null); "
+        "`party_invite` adds `party_id`"
     )
     created_at: datetime
     read: bool
@@ -649,3 +654,66 @@ class PresenceIn(_Strict):
 
 class PresenceOut(BaseModel):
     visible: bool
+
+
+# --- challenges and parties ----------------------------------------------------------------------
+
+OtherId = Annotated[str, Field(min_length=1, max_length=32)]
+
+
+class ChallengeIn(_Strict):
+    to: list[OtherId] = Field(
+        min_length=1, max_length=MAX_INVITEES, description="The players invited, 1 to 3"
+    )
+    settings: RoomSettings = Field(
+        default_factory=RoomSettings, description="The room's, checked as for POST /api/rooms"
+    )
+    partner: OtherId | None = Field(
+        default=None, description="Ganda: one of `to`, seated across from the challenger"
+    )
+    open_seats: bool = Field(
+        default=False, description="Seats nobody was invited to stay open (default: bots)"
+    )
+
+
+class ChallengerOut(BaseModel):
+    player_id: str
+    name: str
+
+
+class InviteeOut(BaseModel):
+    player_id: str
+    name: str
+    answer: Answer
+
+
+class ChallengeOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: str
+    from_: ChallengerOut = Field(alias="from")
+    to: list[InviteeOut] = Field(description="In the order the challenger named them")
+    settings: dict[str, Any] = Field(description="The room's settings, the defaults filled in")
+    partner: str | None
+    open_seats: bool
+    status: ChallengeStatus
+    expires_at: datetime
+    room: str | None = Field(description="The code of the table made once everyone accepted")
+
+
+class PartyIn(_Strict):
+    with_: OtherId = Field(alias="with", description="The partner invited")
+
+
+class PartyOut(BaseModel):
+    id: str
+    inviter: ChallengerOut
+    invitee: ChallengerOut
+    status: PartyStatus
+    since: datetime = Field(description="When the invitation was sent, or last accepted")
+
+
+class PartiesOut(BaseModel):
+    party: PartyOut | None = Field(description="The caller's accepted party, if any")
+    incoming: list[PartyOut] = Field(description="Invitations waiting for the caller's answer")
+    outgoing: list[PartyOut] = Field(description="The caller's invitations not yet answered")

@@ -30,9 +30,14 @@ from app.store.social import FRIENDS, REQUESTED
 from app.store.types import utcnow
 
 KEEP_NOTIFICATIONS = 100  # per player: older ones are forgotten
-NotificationKind = Literal["friend_request", "friend_accepted"]
+NotificationKind = Literal[
+    "friend_request", "friend_accepted", "challenge", "challenge_answered", "party_invite"
+]
 FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
+CHALLENGE: NotificationKind = "challenge"
+CHALLENGE_ANSWERED: NotificationKind = "challenge_answered"
+PARTY_INVITE: NotificationKind = "party_invite"
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"
@@ -65,6 +70,24 @@ def _pair_key(a: str, b: str) -> str:
     return f"social:{low}:{high}"
 
 
+async def reachable(session: AsyncSession, *, player: Player, other_id: str, verb: str) -> Player:
+    """The other player, if ``player`` may ask them something (befriend, challenge, invite):
+    not themselves, existing, not blocking ``player`` (answered exactly as for nobody), not
+    blocked by ``player``. Take the pair's lock first where the answer must hold."""
+    other = await _other(session, player, other_id, verb)
+    await _not_blocked(session, player, other)
+    return other
+
+
+async def _not_blocked(session: AsyncSession, player: Player, other: Player) -> None:
+    if await social.get_block(session, blocker_id=other.id, blocked_id=player.id) is not None:
+        raise SocialError("player_not_found", NO_SUCH_PLAYER, field="player_id")
+    if await social.get_block(session, blocker_id=player.id, blocked_id=other.id) is not None:
+        raise SocialError(
+            "player_blocked", "you block this player: unblock them first", field="player_id"
+        )
+
+
 async def _other(session: AsyncSession, player: Player, other_id: str, verb: str) -> Player:
     if other_id == player.id:
         raise SocialError("not_yourself", f"you cannot {verb} yourself", field="player_id")
@@ -90,12 +113,7 @@ async def befriend(
     theirs is an acceptance). Asking again, or asking a friend, changes nothing."""
     other = await _other(session, player, other_id, "befriend")
     await serialise(session, _pair_key(player.id, other.id))
-    if await social.get_block(session, blocker_id=other.id, blocked_id=player.id) is not None:
-        raise SocialError("player_not_found", NO_SUCH_PLAYER, field="player_id")
-    if await social.get_block(session, blocker_id=player.id, blocked_id=other.id) is not None:
-        raise SocialError(
-            "player_blocked", "you block this player: unblock them first", field="player_id"
-        )
+    await _not_blocked(session, player, other)
     row = await social.get_friendship(session, a=player.id, b=other.id)
     if row is not None and row.state == FRIENDS:
         return Befriended("friends")
@@ -194,7 +212,21 @@ async def blocked(session: AsyncSession, *, player_id: str) -> list[Tie]:
 async def _notify(
     session: AsyncSession, player_id: str, kind: NotificationKind, about: Player
 ) -> Notification:
-    payload: dict[str, Any] = {"player_id": about.id, "name": about.name}
+    return await notify(session, player_id=player_id, kind=kind, about=about)
+
+
+async def notify(
+    session: AsyncSession,
+    *,
+    player_id: str,
+    kind: NotificationKind,
+    about: Player,
+    extra: dict[str, Any] | None = None,
+) -> Notification:
+    """Store a notification for ``player_id`` about what ``about`` did: its payload names them
+    (``player_id``, ``name``) and carries ``extra``. Pushing it live is the caller's, after the
+    commit (``Hub.notify``)."""
+    payload: dict[str, Any] = {"player_id": about.id, "name": about.name, **(extra or {})}
     return await social.add_notification(
         session, player_id=player_id, kind=kind, payload=payload, keep=KEEP_NOTIFICATIONS
     )

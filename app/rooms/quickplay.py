@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,7 +29,7 @@ from app.presets import (
 )
 from app.rooms import lifecycle
 from app.rooms.lifecycle import LifecycleError
-from app.store import rooms, social
+from app.store import parties, rooms, social
 from app.store.locks import serialise
 from app.store.models import GameSet, Room, Seat
 from app.store.types import utcnow
@@ -220,12 +220,16 @@ def _waiting(choice: Choice) -> list[ColumnElement[bool]]:
     ]
 
 
-async def _my_waiting_rooms(session: AsyncSession, player_id: str) -> list[Room]:
-    """The open quick-play rooms the player sits in: waiting ones, and ones after a set."""
+async def _my_waiting_rooms(
+    session: AsyncSession, player_id: str, *, playing: bool = False
+) -> list[Room]:
+    """The open quick-play rooms the player sits in: waiting ones, and ones after a set (and,
+    with ``playing``, those whose set is being played)."""
+    statuses = ("open", "playing") if playing else ("open",)
     query = (
         select(Room)
         .join(Seat, and_(Seat.room_id == Room.id, Seat.player_id == player_id))
-        .where(Room.status == "open", Room.quickplay.is_(True))
+        .where(Room.status.in_(statuses), Room.quickplay.is_(True))
     )
     return list((await session.execute(query)).scalars())
 
@@ -252,32 +256,124 @@ async def seat_player(
     """Seat the player (flushes, never commits). A player already waiting at a table of this
     choice keeps that seat; waiting at another quick-play table, or seated at one whose set is
     over, they leave it first (Play now is a new set, never the finished one again). Never at a
-    table where a player sits whom they block or who blocks them."""
+    table where a player sits whom they block or who blocks them. Ganda, in a party: both
+    partners are seated, across from each other (``_seat_pair``)."""
     await serialise(session, choice.key)
     gone: dict[Departure, list[str]] = {"left": [], "closed": [], "started": []}
-
-    def seated(room: Room, seat: int, started: bool) -> Seated:
-        left = tuple(gone["left"] + gone["started"])
-        return Seated(room, seat, started, left, tuple(gone["closed"]), tuple(gone["started"]))
-
-    for room in await _my_waiting_rooms(session, player_id):
-        mine = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
-        seat = next(s.seat for s in mine if s.player_id == player_id)
-        if _same_choice(room, choice) and not await has_played(session, room.id):
-            return seated(room, seat, False)
-        gone[await stand_up(session, room=room, seat=seat, player_id=player_id)].append(room.id)
     # Read under the lock: a player who sits meanwhile waits for it, and then sees this one.
     avoid = await social.blocked_either_way(session, player_id=player_id)
+    partner = await parties.partner_of(session, player_id=player_id)
+    if choice.mode == "ganda" and partner is not None and partner not in avoid:
+        return await _seat_pair(session, (player_id, partner), choice, new_code, avoid, gone)
+    kept = await _leave_waiting(session, player_id, choice, gone)
+    if kept is not None:
+        return _seated(kept[0], kept[1], False, gone)
     found = await _table_with_a_seat(session, choice, avoid)
     room = found or await _new_table(session, player_id=player_id, choice=choice, new_code=new_code)
     taken = {s.seat for s in await rooms.get_seats(session, room_id=room.id)}
     seat = min(n for n in range(seat_count(room.settings)) if n not in taken)
-    await rooms.put_in_seat(session, room_id=room.id, seat=seat, player_id=player_id)
+    return await _sit(session, room, {seat: player_id}, len(taken), gone)
+
+
+def _seated(room: Room, seat: int, started: bool, gone: dict[Departure, list[str]]) -> Seated:
+    left = tuple(gone["left"] + gone["started"])
+    return Seated(room, seat, started, left, tuple(gone["closed"]), tuple(gone["started"]))
+
+
+async def _sit(
+    session: AsyncSession,
+    room: Room,
+    placed: dict[int, str],
+    taken: int,
+    gone: dict[Departure, list[str]],
+) -> Seated:
+    """Put ``placed`` (seat -> player, the caller first) in a table where ``taken`` seats are
+    occupied; the set starts when every seat then holds a human."""
+    for seat, player_id in placed.items():
+        await rooms.put_in_seat(session, room_id=room.id, seat=seat, player_id=player_id)
     await rooms.update_room(session, room=room)
-    started = len(taken) + 1 == seat_count(room.settings)
+    started = taken + len(placed) == seat_count(room.settings)
     if started:  # every seat a human's: no reason to wait
         await lifecycle.start_set(session, room_id=room.id, by=None)
-    return seated(room, seat, started)
+    return _seated(room, next(iter(placed)), started, gone)
+
+
+async def _leave_waiting(
+    session: AsyncSession,
+    player_id: str,
+    choice: Choice | None,
+    gone: dict[Departure, list[str]],
+) -> tuple[Room, int] | None:
+    """The player leaves the open quick-play rooms they sit in, except a waiting one of
+    ``choice``: that one and their seat are returned (they keep it)."""
+    for room in await _my_waiting_rooms(session, player_id):
+        mine = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
+        seat = next(s.seat for s in mine if s.player_id == player_id)
+        keep = choice is not None and _same_choice(room, choice)
+        if keep and not await has_played(session, room.id):
+            return room, seat
+        gone[await stand_up(session, room=room, seat=seat, player_id=player_id)].append(room.id)
+    return None
+
+
+ACROSS = ((0, 2), (1, 3))  # Ganda's partners' seats
+
+
+async def _seat_pair(
+    session: AsyncSession,
+    pair: tuple[str, str],
+    choice: Choice,
+    new_code: Callable[[], str],
+    avoid: set[str],
+    gone: dict[Departure, list[str]],
+) -> Seated:
+    """Seat the caller and their partner across from each other at the longest-waiting Ganda
+    table of this choice with two such seats free and nobody either of them is blocked with
+    (another party may take the other two), or at a new one. Partners already across at a
+    waiting table of this choice keep their seats; any other open quick-play seat is left."""
+    me, partner = pair
+    for room in await _my_waiting_rooms(session, me, playing=True):
+        seats = {s.player_id: s.seat for s in await rooms.get_seats(session, room_id=room.id)}
+        if (
+            _same_choice(room, choice)
+            and (room.status == "playing" or not await has_played(session, room.id))
+            and partner in seats
+            and (seats[me] - seats[partner]) % 4 == 2
+        ):
+            # The partner's call seated both already (and others may have filled the table
+            # since, so that its set started): the same seats, not a second table.
+            return _seated(room, seats[me], False, gone)
+    for player_id in pair:
+        await _leave_waiting(session, player_id, None, gone)
+    avoid = avoid | await social.blocked_either_way(session, player_id=partner)
+    found = await _table_with_two_across(session, choice, avoid)
+    if found is None:
+        room = await _new_table(session, player_id=me, choice=choice, new_code=new_code)
+        found = room, ACROSS[0], 0
+    room, (mine, theirs), taken = found
+    return await _sit(session, room, {mine: me, theirs: partner}, taken, gone)
+
+
+async def _table_with_two_across(
+    session: AsyncSession, choice: Choice, avoid: set[str]
+) -> tuple[Room, tuple[int, int], int] | None:
+    """The longest-waiting table of this choice (locked) with two free seats across and none
+    of ``avoid`` seated: the table, those seats, how many seats are taken."""
+    apart = ~exists(
+        select(Seat.seat).where(Seat.room_id == Room.id, Seat.player_id.in_(avoid)).correlate(Room)
+    )
+    query = (
+        select(Room)
+        .where(*_waiting(choice), rooms.has_empty_seat(), *([apart] if avoid else []))
+        .order_by(Room.created_at, Room.id)
+        .with_for_update()
+    )
+    for room in (await session.execute(query)).scalars():
+        taken = {s.seat for s in await rooms.get_seats(session, room_id=room.id)}
+        for across in ACROSS:
+            if not taken & set(across):
+                return room, across, len(taken)
+    return None
 
 
 def _same_choice(room: Room, choice: Choice) -> bool:
@@ -292,10 +388,25 @@ def _same_choice(room: Room, choice: Choice) -> bool:
 async def _new_table(
     session: AsyncSession, *, player_id: str, choice: Choice, new_code: Callable[[], str]
 ) -> Room:
+    return await open_table(
+        session, host_id=player_id, settings=choice.settings(), quickplay=True, new_code=new_code
+    )
+
+
+async def open_table(
+    session: AsyncSession,
+    *,
+    host_id: str,
+    settings: dict[str, Any],
+    quickplay: bool,
+    new_code: Callable[[], str],
+) -> Room:
+    """A new open room with a fresh code (flushes, never commits): quick play's, or the one a
+    challenge makes (app/rooms/challenges.py)."""
     for _ in range(8):  # 31^6 codes: a collision is rare, several in a row practically never
         code = new_code()
         if not await rooms.code_exists(session, code=code):
             return await rooms.create_room(
-                session, code=code, host_id=player_id, settings=choice.settings(), quickplay=True
+                session, code=code, host_id=host_id, settings=settings, quickplay=quickplay
             )
     raise RuntimeError("could not allocate a room code")

@@ -374,6 +374,57 @@ class Notification(Base):
     read_at: Mapped[datetime | None]
 
 
+# --- challenges and parties (app/rooms/challenges.py, app/players/parties.py) ---------------
+
+
+class Challenge(Base):
+    """``from_id`` invites the players of ``challenge_invitees`` to a table with ``settings``
+    (resolved and checked as POST /api/rooms does). ``status``: ``pending`` until every invitee
+    accepted (``accepted``: ``room_id`` is the table made for them), one declined (``declined``)
+    or the challenger cancelled (``cancelled``); a pending one past ``expires_at`` is expired."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    from_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    settings: Mapped[dict[str, Any]]
+    partner_id: Mapped[str | None] = mapped_column(String(32))  # Ganda: seated across, seat 2
+    open_seats: Mapped[bool] = mapped_column(default=False)  # True: no bots in the other seats
+    status: Mapped[str] = mapped_column(String(16))
+    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+
+
+class ChallengeInvitee(Base):
+    """One invited player of a challenge, in the order the challenger named them, and their
+    ``answer``: ``pending``, ``accepted`` or ``declined``."""
+
+    __tablename__ = "challenge_invitees"
+
+    challenge_id: Mapped[str] = mapped_column(
+        ForeignKey("challenges.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    answer: Mapped[str] = mapped_column(String(16))
+
+
+class Party(Base):
+    """Two players who quick-play Ganda as partners: ``inviter_id`` asked ``invitee_id``;
+    ``status`` is ``invited`` until the invitee accepts (``accepted``). A declined or left
+    party is deleted. A player is in at most one accepted party."""
+
+    __tablename__ = "parties"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    inviter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    invitee_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 # --- organized play: tournaments (docs/TOURNAMENTS.md; the rules are app/tournaments') --------
 
 TOURNAMENT_FORMATS = tournament_formats.FORMATS

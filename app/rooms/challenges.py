@@ -1,0 +1,264 @@
+"""Challenges (docs/API.md "Challenges"): a player invites one to three others to a table with
+the settings they chose. Each invitee answers; once every one accepted, a room with those
+settings is made with everyone seated (the challenger at seat 0; Ganda: the partner they chose
+across, at seat 2), bots in the other seats unless they are left open, and the set starts.
+
+Answers to one challenge take its lock (app/store/locks.py), so two last acceptances at once
+make one room. A pending challenge past its ``expires_at`` is expired: that is read at call
+time, nothing has to mark it. Whom a player may challenge is app/players/social.py's
+``reachable``: a player who blocks the challenger is refused exactly as one who does not exist.
+
+Functions take the session first, then keyword-only args; they flush but never commit. The
+caller pushes the notifications and tells the live tables after the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import GapleError
+from app.players import social
+from app.presets import DEFAULT_BOT, seat_count
+from app.rooms import lifecycle, quickplay
+from app.store import challenges, players, rooms
+from app.store.locks import serialise
+from app.store.models import Challenge, ChallengeInvitee, Notification, Player, Room
+from app.store.types import utcnow
+
+ChallengeStatus = Literal["pending", "accepted", "declined", "expired", "cancelled"]
+Answer = Literal["pending", "accepted", "declined"]
+MAX_INVITEES = 3
+PARTNER_SEAT = 2  # Ganda: across from the challenger's seat 0
+
+
+class ChallengeError(GapleError):
+    """codes: invalid (a bad list of invitees or partner; ``field`` names it),
+    challenge_not_found (also for a player who is not part of it), challenge_expired,
+    challenge_closed (answered, declined or cancelled already), not_challenger, not_invitee."""
+
+
+@dataclass(frozen=True)
+class Invitee:
+    player_id: str
+    name: str
+    answer: Answer
+
+
+@dataclass(frozen=True)
+class View:
+    challenge: Challenge
+    from_name: str
+    invitees: list[Invitee]
+    status: ChallengeStatus
+    room: Room | None  # the table made once everyone accepted
+
+
+@dataclass(frozen=True)
+class Done:
+    view: View
+    notices: list[Notification] = field(default_factory=list)  # to push after the commit
+    started: bool = False  # a room was made for it: tell the live tables
+
+
+def status_of(row: Challenge, now: datetime) -> ChallengeStatus:
+    if row.status == "pending" and now >= row.expires_at:
+        return "expired"
+    return row.status  # type: ignore[return-value]  # only ChallengeStatus is stored
+
+
+def _key(challenge_id: str) -> str:
+    return f"challenge:{challenge_id}"
+
+
+async def create(
+    session: AsyncSession,
+    *,
+    player: Player,
+    to: list[str],
+    settings: dict[str, Any],
+    partner: str | None,
+    open_seats: bool,
+    seconds: float,
+) -> Done:
+    """The challenge, and a ``challenge`` notification for each invitee. ``settings`` are the
+    room's, resolved and checked already (as for POST /api/rooms)."""
+    if len(set(to)) != len(to):
+        raise ChallengeError("invalid", "a player is named twice", field="to")
+    if not 1 <= len(to) <= min(MAX_INVITEES, seat_count(settings) - 1):
+        raise ChallengeError(
+            "invalid", f"name 1 to {MAX_INVITEES} players (one seat is yours)", field="to"
+        )
+    if partner is not None:
+        if settings.get("mode") != "ganda":
+            raise ChallengeError("invalid", "a partner is chosen in ganda only", field="partner")
+        if partner not in to:
+            raise ChallengeError("invalid", "the partner must be one of `to`", field="partner")
+    invited = [
+        await social.reachable(session, player=player, other_id=other, verb="challenge")
+        for other in to
+    ]
+    row = await challenges.add_challenge(
+        session,
+        from_id=player.id,
+        to=to,
+        settings=settings,
+        partner_id=partner,
+        open_seats=open_seats,
+        expires_at=utcnow() + timedelta(seconds=seconds),
+    )
+    extra = {
+        "challenge_id": row.id,
+        "mode": settings.get("mode"),
+        "preset": settings.get("preset"),
+        "expires_at": _iso(row.expires_at),
+    }
+    notices = [
+        await social.notify(
+            session, player_id=other.id, kind=social.CHALLENGE, about=player, extra=extra
+        )
+        for other in invited
+    ]
+    return Done(await _view(session, row), notices)
+
+
+def _iso(at: datetime) -> str:
+    return at.isoformat().replace("+00:00", "Z")
+
+
+async def _view(session: AsyncSession, row: Challenge) -> View:
+    invitees = await challenges.invitees_of(session, challenge_id=row.id)
+    names = await players.get_player_names(
+        session, player_ids=[row.from_id, *(i.player_id for i in invitees)]
+    )
+    room = None if row.room_id is None else await rooms.get_room(session, room_id=row.room_id)
+    return View(
+        challenge=row,
+        from_name=names.get(row.from_id, ""),
+        invitees=[
+            Invitee(i.player_id, names.get(i.player_id, ""), i.answer)  # type: ignore[arg-type]
+            for i in invitees
+        ],
+        status=status_of(row, utcnow()),
+        room=room,
+    )
+
+
+async def _load(
+    session: AsyncSession, challenge_id: str, player_id: str
+) -> tuple[Challenge, list[ChallengeInvitee]]:
+    """The challenge, for its challenger or one of its invitees; anyone else: not found."""
+    row = await challenges.get_challenge(session, challenge_id=challenge_id)
+    invitees = [] if row is None else await challenges.invitees_of(session, challenge_id=row.id)
+    if row is None or player_id not in {row.from_id, *(i.player_id for i in invitees)}:
+        raise ChallengeError("challenge_not_found", "no such challenge")
+    return row, invitees
+
+
+def _require_pending(row: Challenge) -> None:
+    status = status_of(row, utcnow())
+    if status == "expired":
+        raise ChallengeError("challenge_expired", "the challenge has expired")
+    if status != "pending":
+        raise ChallengeError("challenge_closed", f"the challenge is {status}")
+
+
+async def get(session: AsyncSession, *, player: Player, challenge_id: str) -> View:
+    row, _ = await _load(session, challenge_id, player.id)
+    return await _view(session, row)
+
+
+async def answer(
+    session: AsyncSession,
+    *,
+    player: Player,
+    challenge_id: str,
+    accept: bool,
+    new_code: Callable[[], str],
+) -> Done:
+    """An invitee accepts or declines. The same answer again changes nothing; a declined
+    invitee cannot accept later. The challenger is told each answer (``challenge_answered``,
+    with the room's code once it was made)."""
+    await serialise(session, _key(challenge_id))
+    row, invitees = await _load(session, challenge_id, player.id)
+    mine = next((i for i in invitees if i.player_id == player.id), None)
+    if mine is None:
+        raise ChallengeError("not_invitee", "only an invited player answers")
+    wanted: Answer = "accepted" if accept else "declined"
+    if mine.answer == wanted and row.status != "pending":
+        return Done(await _view(session, row))
+    _require_pending(row)
+    if mine.answer == wanted:
+        return Done(await _view(session, row))
+    mine.answer = wanted
+    started = False
+    if not accept:
+        row.status = "declined"
+    elif all(i.answer == "accepted" for i in invitees):
+        room = await _make_room(session, row, invitees, new_code)
+        row.status, row.room_id = "accepted", room.id
+        started = True
+    await session.flush()
+    view = await _view(session, row)
+    extra = {
+        "challenge_id": row.id,
+        "answer": wanted,
+        "room": view.room.code if view.room is not None else None,
+    }
+    notice = await social.notify(
+        session, player_id=row.from_id, kind=social.CHALLENGE_ANSWERED, about=player, extra=extra
+    )
+    return Done(view, [notice], started)
+
+
+def seating(row: Challenge, invitees: list[ChallengeInvitee], seats: int) -> dict[int, str]:
+    """Seat -> player: the challenger at 0, the partner (Ganda) at 2, the others in the order
+    named in the lowest seats left."""
+    placed = {0: row.from_id}
+    if row.partner_id is not None:
+        placed[PARTNER_SEAT] = row.partner_id
+    others = iter(i.player_id for i in invitees if i.player_id != row.partner_id)
+    for seat in range(seats):
+        if seat not in placed:
+            player_id = next(others, None)
+            if player_id is None:
+                break
+            placed[seat] = player_id
+    return placed
+
+
+async def _make_room(
+    session: AsyncSession,
+    row: Challenge,
+    invitees: list[ChallengeInvitee],
+    new_code: Callable[[], str],
+) -> Room:
+    room = await quickplay.open_table(
+        session, host_id=row.from_id, settings=row.settings, quickplay=False, new_code=new_code
+    )
+    seats = seat_count(room.settings)
+    placed = seating(row, invitees, seats)
+    for seat in range(seats):
+        if seat in placed:
+            await rooms.put_in_seat(session, room_id=room.id, seat=seat, player_id=placed[seat])
+        elif not row.open_seats:
+            await rooms.put_in_seat(session, room_id=room.id, seat=seat, bot=DEFAULT_BOT)
+    await rooms.update_room(session, room=room)
+    if len(placed) == seats or not row.open_seats:
+        await lifecycle.start_set(session, room_id=room.id, by=None)
+    return room
+
+
+async def cancel(session: AsyncSession, *, player: Player, challenge_id: str) -> None:
+    """The challenger withdraws a pending challenge."""
+    await serialise(session, _key(challenge_id))
+    row, _ = await _load(session, challenge_id, player.id)
+    if row.from_id != player.id:
+        raise ChallengeError("not_challenger", "only the challenger cancels a challenge")
+    _require_pending(row)
+    row.status = "cancelled"
+    await session.flush()
