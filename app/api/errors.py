@@ -66,6 +66,9 @@ ErrorCode = Literal[
     "not_yourself",
     "friend_limit",
     "player_blocked",
+    # fair play: reports and the operators' roles
+    "already_reported",
+    "forbidden_role",
     # tournaments (app/rooms/tournaments.py REFUSALS)
     "account_required",
     "not_organizer",

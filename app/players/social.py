@@ -30,9 +30,10 @@ from app.store.social import FRIENDS, REQUESTED
 from app.store.types import utcnow
 
 KEEP_NOTIFICATIONS = 100  # per player: older ones are forgotten
-NotificationKind = Literal["friend_request", "friend_accepted"]
+NotificationKind = Literal["friend_request", "friend_accepted", "warning"]
 FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
+WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"

@@ -20,6 +20,7 @@ TABLES = {
     "deal_analyses",
     *("friendships", "blocks", "notifications"),
     *("tournaments", "tournament_entries", "tournament_rounds", "tournament_tables"),
+    *("reports", "mutes", "audit_log"),
 }
 
 
