@@ -10,7 +10,7 @@ muted, as a block does (app/api/social.py).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,7 +20,7 @@ from app.api.admin import ADMIN, BAD, PlayerId, audited, current_operator
 from app.api.deps import HubDep, LiveDep, SessionDep, SettingsDep
 from app.api.errors import NotFound
 from app.api.ratelimit import rate_limit
-from app.api.reports import Category, refused
+from app.api.reports import Category, ReportStatus, refused
 from app.live import LiveTables
 from app.players import fairplay
 from app.players.fairplay import FairPlayError
@@ -36,8 +36,6 @@ router = APIRouter(
     responses=ADMIN,
 )
 
-ReportStatus = Literal["open", "dismissed", "actioned"]
-
 
 class ReasonIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -49,7 +47,7 @@ class MuteReasonIn(BaseModel):
     reason: str | None = Field(default=None, max_length=fairplay.MAX_REASON_LENGTH)
 
 
-class ReportOut(BaseModel):
+class AdminReportOut(BaseModel):
     id: int
     reporter_id: str
     player_id: str
@@ -67,7 +65,7 @@ class ReportedOut(BaseModel):
     name: str
     count: int
     categories: dict[str, int] = Field(description="How many reports of each category")
-    latest: ReportOut
+    latest: AdminReportOut
     report_ids: list[int] = Field(description="Oldest first")
 
 
@@ -102,8 +100,8 @@ class AuditPageOut(BaseModel):
     next_cursor: str | None = Field(description="Pass as `cursor` for older entries")
 
 
-def _report(row: Report) -> ReportOut:
-    return ReportOut.model_validate(row, from_attributes=True)
+def _report(row: Report) -> AdminReportOut:
+    return AdminReportOut.model_validate(row, from_attributes=True)
 
 
 async def _tables_of(session: SessionDep, live: LiveTables, player_id: str) -> None:
@@ -139,7 +137,7 @@ async def admin_list_reports(
 @router.post("/reports/{report_id}/dismiss")
 async def admin_dismiss_report(
     request: Request, report_id: Annotated[int, Path(ge=1)], session: SessionDep
-) -> ReportOut:
+) -> AdminReportOut:
     """Dismiss the report (one closed already stays as it is)."""
     with audited(request, "dismiss_report", f"report {report_id}") as outcome:
         row = await fairplay.dismiss(

@@ -22,6 +22,7 @@ from app.players.fairplay import FairPlayError
 router = APIRouter(tags=["fairplay"])
 
 Category = Literal["cheating", "collusion", "abuse", "spam", "stalling", "other"]
+ReportStatus = Literal["open", "dismissed", "actioned"]
 
 # FairPlayError codes -> the API's error classes.
 STATUS: dict[str, type[ApiError]] = {
@@ -54,7 +55,7 @@ class ReportOut(BaseModel):
     category: Category
     text: str
     set_id: int | None
-    status: Literal["open", "dismissed", "actioned"]
+    status: ReportStatus
     created_at: datetime
 
 

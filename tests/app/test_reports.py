@@ -8,7 +8,6 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
 
 from app.settings import Settings
 
