@@ -8,6 +8,7 @@ in-process bus (no Redis). That is what ``python3 dev.py serve`` runs; productio
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -16,6 +17,11 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator, model_vali
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
+# The operators' roles (GAPLE_ADMIN_TOKENS): a moderator handles reports and mutes; an admin may
+# do that and everything else under /api/admin (bans, closing rooms, removing players).
+OPERATOR_ROLES = ("moderator", "admin")
+# GAPLE_ADMIN_TOKEN alone: one operator of this name, an admin.
+LEGACY_OPERATOR = "admin"
 # Production refuses a shorter secret key or admin token (bytes of UTF-8): 32 random bytes is
 # what `secrets.token_hex(32)` gives, and what a guessed or typed value never has.
 MIN_SECRET_BYTES = 32
@@ -23,8 +29,20 @@ MIN_SECRET_BYTES = 32
 DATABASE_DRIVERS = {"postgresql": "asyncpg", "sqlite": "aiosqlite"}
 
 
+@dataclass(frozen=True)
+class Operator:
+    """A person who may call /api/admin: ``name`` goes into the audit log, never the token."""
+
+    name: str
+    role: Literal["moderator", "admin"]
+    token: SecretStr = field(repr=False)
+
+
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="GAPLE_", extra="ignore")
+    # hide_input_in_errors: a refused value may be a token; the error says what is wrong.
+    model_config = SettingsConfigDict(
+        env_prefix="GAPLE_", extra="ignore", hide_input_in_errors=True
+    )
 
     # Storage and infrastructure
     data_dir: Path = Path("var")
@@ -46,6 +64,9 @@ class Settings(BaseSettings):
     public_url: str | None = None  # base of share links; None: the request's own base URL
     # The operators' bearer token for /api/admin (app/api/admin.py); None or empty: no admin API.
     admin_token: SecretStr | None = None
+    # Named operators, "name:role:token" separated by commas (role: moderator | admin); with
+    # admin_token, that one is one more operator, "admin" (an admin).
+    admin_tokens: Annotated[tuple[Operator, ...], NoDecode] = ()
     # Production only: the proxies whose X-Forwarded-For/-Proto are believed. uvicorn's own
     # variable (no GAPLE_ prefix), so one value serves the app and `uvicorn --proxy-headers`.
     forwarded_allow_ips: str = Field(
@@ -78,6 +99,10 @@ class Settings(BaseSettings):
     rate_login: str = "10/minute;100/hour"  # POST /api/sessions, per address
     rate_login_user: str = "5/minute;30/hour"  # POST /api/sessions, per username (any address)
     rate_admin: str = "60/minute"  # every /api/admin call, per address (checked before the token)
+    rate_reports: str = "5/minute;30/day"  # POST /api/reports, per address
+    # A mute's length by how many the player had before: the first, the second, then every
+    # later one (seconds: 1 day, 1 week, 30 days); "a,b,c" in the environment.
+    mute_seconds: Annotated[tuple[int, ...], NoDecode] = (86400, 604800, 2592000)
     # POST /api/friends/{id} (requests and acceptances): per address, and per player (any address)
     rate_friends: str = "20/minute;200/day"
     rate_blocks: str = "30/minute"  # POST and DELETE /api/blocks/{id}, per address
@@ -137,6 +162,7 @@ class Settings(BaseSettings):
         "rate_tournaments",
         "rate_tournament_entries",
         "rate_records",
+        "rate_reports",
     )
     @classmethod
     def _rate(cls, value: str) -> str:
@@ -148,6 +174,27 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"{value!r} is not a rate limit (write e.g. '10/minute' or '100/hour;10/minute')"
             ) from None
+        return value
+
+    @field_validator("admin_tokens", mode="before")
+    @classmethod
+    def _operators(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        return tuple(parse_operator(part.strip()) for part in value.split(",") if part.strip())
+
+    @field_validator("mute_seconds", mode="before")
+    @classmethod
+    def _mute_steps(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                value = tuple(int(part) for part in value.split(","))
+            except ValueError:
+                raise ValueError(
+                    "write whole seconds separated by commas, e.g. 86400,604800"
+                ) from None
+        if not value or any(step <= 0 for step in value):
+            raise ValueError("every mute length must be a positive number of seconds")
         return value
 
     @field_validator("redis_url", "public_url", mode="before")
@@ -198,7 +245,18 @@ class Settings(BaseSettings):
         if self.production:
             _check_length("GAPLE_SECRET_KEY", self.secret_key)
             _check_length("GAPLE_ADMIN_TOKEN", self.admin_token)
+            for operator in self.admin_tokens:
+                _check_length(f"GAPLE_ADMIN_TOKENS ({operator.name})", operator.token)
+        _check_operators(self.operators)
         return self
+
+    @property
+    def operators(self) -> tuple[Operator, ...]:
+        """Everyone who may call /api/admin; empty: the admin API is off."""
+        legacy: tuple[Operator, ...] = ()
+        if self.admin_token is not None:
+            legacy = (Operator(LEGACY_OPERATOR, "admin", self.admin_token),)
+        return legacy + self.admin_tokens
 
     @property
     def is_sqlite(self) -> bool:
@@ -238,6 +296,33 @@ def check_database_url(url: str) -> str:
             f"{fixed.render_as_string(hide_password=True)}"
         )
     return url
+
+
+def parse_operator(text: str) -> Operator:
+    """``name:role:token`` as an Operator, or a ValueError that says what is wrong (never with
+    the token in it)."""
+    parts = text.split(":", 2)
+    if len(parts) != 3:
+        raise ValueError("GAPLE_ADMIN_TOKENS: write each operator as name:role:token")
+    name, role, token = (part.strip() for part in parts)
+    if not name or len(name) > 40:
+        raise ValueError("GAPLE_ADMIN_TOKENS: an operator's name has 1 to 40 characters")
+    if role not in OPERATOR_ROLES:
+        raise ValueError(
+            f"GAPLE_ADMIN_TOKENS: {name}'s role must be one of {', '.join(OPERATOR_ROLES)}"
+        )
+    if not token:
+        raise ValueError(f"GAPLE_ADMIN_TOKENS: {name} has no token")
+    return Operator(name, role, SecretStr(token))  # type: ignore[arg-type]  # checked above
+
+
+def _check_operators(operators: tuple[Operator, ...]) -> None:
+    names = [operator.name for operator in operators]
+    if len(set(names)) != len(names):
+        raise ValueError("GAPLE_ADMIN_TOKENS: every operator needs a name of their own")
+    tokens = [operator.token.get_secret_value() for operator in operators]
+    if len(set(tokens)) != len(tokens):
+        raise ValueError("GAPLE_ADMIN_TOKENS: every operator needs a token of their own")
 
 
 def _check_length(name: str, value: SecretStr | None) -> None:

@@ -12,6 +12,7 @@ from app.api import (
     practice,
     presets,
     quickplay,
+    reports,
     rooms,
     social,
     tournaments,
@@ -28,5 +29,6 @@ api_router.include_router(accounts.router)
 api_router.include_router(social.router)
 api_router.include_router(challenges.router)
 api_router.include_router(parties.router)
+api_router.include_router(reports.router)
 api_router.include_router(tournaments.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

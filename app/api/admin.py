@@ -1,18 +1,22 @@
 """The operators' API under /api/admin: live tables, closing rooms, taking a player off a seat,
-bans.
+bans (the moderators' queue and mutes are app/api/moderation.py, on the same terms).
 
-* Absent unless ``GAPLE_ADMIN_TOKEN`` is set: ``create_app`` mounts this router (and the
+* Absent unless an operator is configured (``GAPLE_ADMIN_TOKENS``, or ``GAPLE_ADMIN_TOKEN``:
+  one operator "admin" with the role admin): ``create_app`` mounts this router (and the
   ``/admin`` page) only then, so without it the paths are the server's plain 404 and are not in
-  the OpenAPI document. On: ``Authorization: Bearer <GAPLE_ADMIN_TOKEN>`` (compared in constant
-  time), else 401 ``unauthorized``. Every call spends from ``GAPLE_RATE_ADMIN`` first, so a
-  token cannot be guessed at speed.
+  the OpenAPI document. On: ``Authorization: Bearer <an operator's token>`` (compared in
+  constant time with every operator's), else 401 ``unauthorized``. A moderator calling a route
+  for admins only is 403 ``forbidden_role``. Every call spends from ``GAPLE_RATE_ADMIN`` first,
+  so a token cannot be guessed at speed.
 * Thin, like the lobby's routers: closing goes through ``lobby.close`` (the lifecycle) and the
   live layer's ``room_closed``, exactly as the host's DELETE /api/rooms/{code} does; a seat
   goes the way seats go (empty before a set, a bot's during one); a ban is
   app/players/bans.py, and the live layer sends the player's sockets away on every node.
-* Every action is one log line (``admin <action> <target> from <client>: <outcome>``, and the
-  same as the fields ``admin_action``, ``target``, ``client``, ``outcome`` in JSON logs); a
-  refused token is a WARNING, the rest INFO; no token is ever logged.
+* Every call is one log line (``admin <action> <target> by <operator> from <client>:
+  <outcome>``, and the same as the fields ``admin_action``, ``target``, ``operator``,
+  ``client``, ``outcome`` in JSON logs); a refused token is a WARNING, the rest INFO; no token
+  is ever logged. Every change (not a read) is also a row of ``audit_log``, written in the
+  change's own transaction (``Outcome.store``).
 """
 
 from __future__ import annotations
@@ -30,23 +34,33 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api import lobby
 from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
-from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Invalid, NotFound, Unauthorized
+from app.api.errors import (
+    ERROR_SCHEMA,
+    ApiError,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Unauthorized,
+)
 from app.api.ratelimit import rate_limit
 from app.api.rooms import SeatNumber, _base_url
 from app.api.schemas import RoomOut
 from app.clients import client_address
 from app.live import TableSummary
-from app.players import bans
+from app.players import bans, fairplay
 from app.presets import seat_count
 from app.rooms.lifecycle import FINAL
 from app.rooms.state import BOT_KIND
 from app.rooms.store import SqlGameStore
-from app.settings import Settings
+from app.settings import Operator, Settings
+from app.store import fairplay as fairplay_rows
 from app.store import rooms
+from app.store.types import utcnow
 
 log = logging.getLogger(__name__)
 
-_bearer = HTTPBearer(auto_error=False, description="GAPLE_ADMIN_TOKEN")
+_bearer = HTTPBearer(auto_error=False, description="An operator's token (GAPLE_ADMIN_TOKENS)")
 
 
 def _err(description: str) -> dict[str, Any]:
@@ -55,7 +69,7 @@ def _err(description: str) -> dict[str, Any]:
 
 Responses = dict[int | str, dict[str, Any]]
 ADMIN: Responses = {
-    401: _err("Missing or wrong admin token"),
+    401: _err("Missing or wrong operator token"),
     404: _err("No such room or player"),
 }
 STATE: Responses = {409: _err("`room_closed`, or `seat_empty`: no player in that seat")}
@@ -63,63 +77,115 @@ BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 
 def audit(
-    action: str, target: str, outcome: str, *, client: str, level: int = logging.INFO
+    action: str,
+    target: str,
+    outcome: str,
+    *,
+    operator: str,
+    client: str,
+    level: int = logging.INFO,
 ) -> None:
     log.log(
         level,
-        "admin %s %s from %s: %s",
+        "admin %s %s by %s from %s: %s",
         action,
         target,
+        operator,
         client,
         outcome,
-        extra={"admin_action": action, "target": target, "outcome": outcome, "client": client},
+        extra={
+            "admin_action": action,
+            "target": target,
+            "operator": operator,
+            "outcome": outcome,
+            "client": client,
+        },
     )
 
 
 class Outcome:
-    def __init__(self) -> None:
+    """What an action came to (``text``), and its row of the audit log (``store``)."""
+
+    def __init__(self, operator: Operator, action: str, target: str, client: str) -> None:
         self.text = "ok"
+        self.operator, self.action, self.target, self.client = operator, action, target, client
+
+    async def store(self, session: SessionDep, reason: str | None = None) -> None:
+        """Write the audit row in the action's transaction: call it before the commit."""
+        await fairplay_rows.add_audit(
+            session,
+            operator=self.operator.name,
+            action=self.action,
+            target=self.target,
+            reason=reason,
+            client=self.client,
+        )
 
 
 @contextmanager
 def audited(request: Request, action: str, target: str) -> Iterator[Outcome]:
     """Log the action once it is done: ``ok`` (or what the action set), or the code it was
-    refused with; with the address that asked."""
-    outcome = Outcome()
+    refused with; with the operator and the address that asked."""
+    operator: Operator = request.state.operator
     client = client_address(request)
+    outcome = Outcome(operator, action, target, client)
     try:
         yield outcome
     except ApiError as exc:
-        audit(action, target, exc.code, client=client)
+        audit(action, target, exc.code, operator=operator.name, client=client)
         raise
-    audit(action, target, outcome.text, client=client)
+    audit(action, target, outcome.text, operator=operator.name, client=client)
 
 
-async def require_admin(
+def _known(operators: tuple[Operator, ...], given: bytes) -> Operator | None:
+    """The operator whose token ``given`` is, comparing with every one in constant time."""
+    found = None
+    for operator in operators:
+        if hmac.compare_digest(given, operator.token.get_secret_value().encode()):
+            found = operator
+    return found
+
+
+async def current_operator(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> None:
+) -> Operator:
     settings: Settings = request.app.state.settings
     target = f"{request.method} {request.url.path}"
-    assert settings.admin_token is not None  # the router is mounted only with a token
-    expected = settings.admin_token.get_secret_value().encode()
     given = credentials.credentials.encode() if credentials is not None else b""
-    refused = None
+    operator = None
     if credentials is None or credentials.scheme.lower() != "bearer":
-        refused = "missing admin token"
-    elif not hmac.compare_digest(given, expected):
-        refused = "wrong admin token"
-    if refused is not None:
+        refused = "missing operator token"
+    else:
+        operator = _known(settings.operators, given)
+        refused = "wrong operator token"
+    if operator is None:
         client = client_address(request)
-        audit("auth", target, "unauthorized", client=client, level=logging.WARNING)
+        audit("auth", target, "unauthorized", operator="-", client=client, level=logging.WARNING)
         raise Unauthorized(refused, headers={"WWW-Authenticate": "Bearer"})
+    request.state.operator = operator
+    return operator
 
+
+async def require_admin_role(
+    request: Request, operator: Annotated[Operator, Depends(current_operator)]
+) -> None:
+    if operator.role != "admin":
+        target = f"{request.method} {request.url.path}"
+        audit(
+            "auth", target, "forbidden_role", operator=operator.name, client=client_address(request)
+        )
+        raise Forbidden("only an operator with the role admin may do this", code="forbidden_role")
+
+
+ROLE: Responses = {403: _err("`forbidden_role`: only an operator with the role admin may")}
+AdminOnly = Depends(require_admin_role)
 
 router = APIRouter(
     prefix="/admin",
     tags=["admin"],
     # The rate limit first: a refused token still spends from the address's budget.
-    dependencies=[Depends(rate_limit("admin")), Depends(require_admin)],
+    dependencies=[Depends(rate_limit("admin")), Depends(current_operator)],
     responses=ADMIN,
 )
 
@@ -194,7 +260,7 @@ async def admin_list_tables(request: Request, live: LiveDep) -> AdminTables:
         return AdminTables(node=node, tables=[_table(t, node) for t in tables])
 
 
-@router.delete("/rooms/{code}", responses=STATE, dependencies=[NeedsCluster])
+@router.delete("/rooms/{code}", responses={**STATE, **ROLE}, dependencies=[AdminOnly, NeedsCluster])
 async def admin_close_room(
     code: Annotated[str, Path(max_length=12)],
     request: Request,
@@ -204,8 +270,9 @@ async def admin_close_room(
 ) -> RoomOut:
     """Close the room (reason `admin`): every socket gets `bye` `room_closed` (close 4000) and
     the room leaves the lobby, as when its host closes it."""
-    with audited(request, "close_room", f"room {code.upper()}"):
+    with audited(request, "close_room", f"room {code.upper()}") as outcome:
         room = await lobby.load_room(session, code=code, for_update=True)
+        await outcome.store(session)  # lobby.close commits
         await lobby.close(session, room=room, player=None, reason="admin")
         await live.room_closed(room.id, "admin")
         return await lobby.room_view(
@@ -218,7 +285,9 @@ async def admin_close_room(
 
 
 @router.delete(
-    "/rooms/{code}/seats/{seat}", responses={**STATE, **BAD}, dependencies=[NeedsCluster]
+    "/rooms/{code}/seats/{seat}",
+    responses={**STATE, **BAD, **ROLE},
+    dependencies=[AdminOnly, NeedsCluster],
 )
 async def admin_remove_player(
     code: Annotated[str, Path(max_length=12)],
@@ -243,6 +312,7 @@ async def admin_remove_player(
         if occupant is None or occupant.player_id is None:
             raise Conflict(f"no player in seat {seat}", code="seat_empty", field="seat")
         player_id = occupant.player_id
+        await outcome.store(session)
         if room.status == "open":
             await rooms.vacate_seat(session, room_id=room.id, seat=seat)
             await rooms.update_room(session, room=room)
@@ -276,7 +346,7 @@ def _ban_view(player: Any) -> BanOut:
 PlayerId = Annotated[str, Path(min_length=1, max_length=32)]
 
 
-@router.post("/players/{player_id}/ban", responses=BAD)
+@router.post("/players/{player_id}/ban", responses={**BAD, **ROLE}, dependencies=[AdminOnly])
 async def admin_ban_player(
     request: Request,
     player_id: PlayerId,
@@ -287,21 +357,26 @@ async def admin_ban_player(
     """Ban the player: every token of theirs (guest token, login sessions) is refused from now
     on (403 `banned` over REST, `error` `banned` + close 1008 at a table's hello), and their open
     sockets on every node get `bye` `banned` (close 4003)."""
-    with audited(request, "ban", f"player {player_id}"):
+    with audited(request, "ban", f"player {player_id}") as outcome:
         player = await bans.ban(session, player_id=player_id, reason=body.reason)
         if player is None:
             raise NotFound("no such player")
+        await fairplay.acted_on(
+            session, player_id=player.id, operator=outcome.operator.name, at=utcnow()
+        )
+        await outcome.store(session, body.reason)
         await session.commit()
         await live.player_banned(player.id)
         return _ban_view(player)
 
 
-@router.delete("/players/{player_id}/ban")
+@router.delete("/players/{player_id}/ban", responses=ROLE, dependencies=[AdminOnly])
 async def admin_unban_player(request: Request, player_id: PlayerId, session: SessionDep) -> BanOut:
     """Lift the ban: the player's tokens work again."""
-    with audited(request, "unban", f"player {player_id}"):
+    with audited(request, "unban", f"player {player_id}") as outcome:
         player = await bans.unban(session, player_id=player_id)
         if player is None:
             raise NotFound("no such player")
+        await outcome.store(session)
         await session.commit()
         return _ban_view(player)

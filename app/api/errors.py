@@ -74,6 +74,9 @@ ErrorCode = Literal[
     "not_invitee",
     "party_not_found",
     "already_in_party",
+    # fair play: reports and the operators' roles
+    "already_reported",
+    "forbidden_role",
     # tournaments (app/rooms/tournaments.py REFUSALS)
     "account_required",
     "not_organizer",

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from app import presets
-from app.api import analysis, schemas, sets
+from app.api import analysis, reports, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
 from app.players import parties, social
 from app.rooms import challenges, protocol
@@ -56,6 +56,8 @@ ENUMS: dict[str, Any] = {
     "TournamentStatus": tournament_formats.Status,
     "TournamentFilter": schemas.TournamentFilter,
     "RoundStatus": tournament_formats.RoundStatus,
+    "ReportCategory": reports.Category,
+    "ReportStatus": reports.ReportStatus,
     "ErrorCode": ErrorCode,
 }
 

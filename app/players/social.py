@@ -31,13 +31,19 @@ from app.store.types import utcnow
 
 KEEP_NOTIFICATIONS = 100  # per player: older ones are forgotten
 NotificationKind = Literal[
-    "friend_request", "friend_accepted", "challenge", "challenge_answered", "party_invite"
+    "friend_request",
+    "friend_accepted",
+    "challenge",
+    "challenge_answered",
+    "party_invite",
+    "warning",
 ]
 FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
 CHALLENGE: NotificationKind = "challenge"
 CHALLENGE_ANSWERED: NotificationKind = "challenge_answered"
 PARTY_INVITE: NotificationKind = "party_invite"
+WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"

@@ -16,6 +16,7 @@ fixed lists, carry nothing a player typed, and stay on.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
@@ -43,7 +44,9 @@ PHRASES: dict[str, tuple[str, str]] = {
 
 
 class ChatRefused(GapleError):
-    """A chat, reaction or phrase the table will not pass on."""
+    """A chat, reaction or phrase the table will not pass on; ``seconds_left``: a mute's."""
+
+    seconds_left: int | None = None
 
 
 @dataclass(slots=True)
@@ -77,6 +80,15 @@ def clean_text(text: str) -> str:
     if any(unicodedata.category(ch) == "Cc" for ch in text):
         raise ChatRefused("bad_chat", "control characters are not allowed")
     return text
+
+
+def check_muted(until: float | None, now: float) -> None:
+    """ChatRefused(muted) while an operator's mute runs (``until``: epoch seconds)."""
+    if until is not None and until > now:
+        left = math.ceil(until - now)
+        refused = ChatRefused("muted", f"an operator muted you: {left} seconds left")
+        refused.seconds_left = left
+        raise refused
 
 
 def check_emoji(emoji: str) -> str:

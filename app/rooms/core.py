@@ -208,7 +208,8 @@ def _on_message(
     except (TableError, engine.EngineError, talk.ChatRefused) as exc:
         move_id = message.move_id if isinstance(message, Play) else None
         log.info("table %s refused %s from %s: %s", state.room.code, message.type, conn, exc)
-        return [Send((conn,), (frames.error(exc.code, exc.message, move_id),))]
+        left = getattr(exc, "seconds_left", None)
+        return [Send((conn,), (frames.error(exc.code, exc.message, move_id, left),))]
 
 
 def _play(
@@ -361,11 +362,12 @@ def _room_loaded(
         state.room = room
         if (
             purpose != "started"
-            and room.blocks != before.blocks
-            and replace(room, blocks=before.blocks) == before
+            and (room.blocks, room.muted) != (before.blocks, before.muted)
+            and replace(room, blocks=before.blocks, muted=before.muted) == before
         ):
-            # Only who blocks whom changed: that is the blocker's business, and a room frame
-            # out of nowhere would tell the blocked player something happened.
+            # Only who blocks whom (or who is muted) changed: that is the blocker's (the
+            # operators') business, and a room frame out of nowhere would tell the table
+            # something happened.
             return []
     if state.room.status == "closed":
         return seating.handle(state, Closed(), now)

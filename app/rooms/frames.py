@@ -50,10 +50,14 @@ def ms(seconds: float) -> int:
 # --- single frames --------------------------------------------------------------------------
 
 
-def error(code: str, message: str, move_id: str | None = None) -> str:
+def error(
+    code: str, message: str, move_id: str | None = None, seconds_left: int | None = None
+) -> str:
     frame: ErrorFrame = {"type": "error", "code": code, "message": message}
     if move_id is not None:
         frame["move_id"] = move_id
+    if seconds_left is not None:
+        frame["seconds_left"] = seconds_left
     return dumps(frame)
 
 

@@ -246,6 +246,7 @@ class ErrorFrame(TypedDict):
     code: str
     message: str
     move_id: NotRequired[str]
+    seconds_left: NotRequired[int]  # `muted`: how long the mute still runs
 
 
 class Bye(TypedDict):

@@ -9,6 +9,7 @@ from app.presets import DEFAULT_CHAT
 from app.rooms.chat import (
     ChatRefused,
     check_emoji,
+    check_muted,
     check_phrase,
     clean_text,
     take,
@@ -38,6 +39,7 @@ def on_message(
     """Check, count and fan out one chat/react/phrase; raises ChatRefused (nothing changes)."""
     if viewer.player_id is None:
         raise ChatRefused("chat_anonymous", "join with a token to chat")
+    check_muted(dict(state.room.muted).get(viewer.player_id), now)
     frame = _frame(state, viewer, message, ms(now))
     config = state.config
     take(state.chat, viewer.player_id, now, config.chat_rate_count, config.chat_rate_window)

@@ -21,7 +21,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.store import players, rooms, social
+from app.store import fairplay, players, rooms, social
 from app.store.db import Database
 from app.store.models import FAIR_SHUFFLE, Base, Deal, GameSet, Move, Room, Seat, seat_count
 from app.store.records import (
@@ -33,6 +33,7 @@ from app.store.records import (
     StoredMove,
     StoredSet,
 )
+from app.store.types import utcnow
 
 SETS = Base.metadata.tables["game_sets"]
 DEALS = Base.metadata.tables["deals"]
@@ -84,6 +85,16 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
         seats=tuple(infos),
         blocks=await social.blocks_among(
             session, player_ids=[s.player_id for s in seats if s.player_id]
+        ),
+        muted=tuple(
+            sorted(
+                (player_id, until.timestamp())
+                for player_id, until in (
+                    await fairplay.muted_until(
+                        session, player_ids=[s.player_id for s in seats if s.player_id], at=utcnow()
+                    )
+                ).items()
+            )
         ),
         quickplay=room.quickplay,
     )

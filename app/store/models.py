@@ -529,3 +529,64 @@ class TournamentTable(Base):
     entrants: Mapped[list[Any]] = mapped_column(JSON())
     room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"))
     result: Mapped[dict[str, Any] | None]
+
+
+# --- fair play: reports, mutes, the operators' audit log (app/players/fairplay.py) ------------
+
+REPORT_CATEGORIES = ("cheating", "collusion", "abuse", "spam", "stalling", "other")
+REPORT_STATUSES = ("open", "dismissed", "actioned")
+
+
+class Report(Base):
+    """A player's report of another (``player_id``); ``open`` until an operator dismisses it or
+    acts on the player (``actioned``), then ``closed_by`` names the operator."""
+
+    __tablename__ = "reports"
+    __table_args__ = (
+        CheckConstraint(_one_of("category", REPORT_CATEGORIES), name="category"),
+        CheckConstraint(_one_of("status", REPORT_STATUSES), name="status"),
+        CheckConstraint("reporter_id <> player_id", name="not_self"),
+        Index("ix_reports_status_player_id", "status", "player_id"),
+        Index("ix_reports_reporter_id_player_id", "reporter_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    category: Mapped[str] = mapped_column(String(12))
+    text: Mapped[str] = mapped_column(String(500), default="")
+    set_id: Mapped[int | None] = mapped_column(ForeignKey("game_sets.id"))
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]
+    closed_by: Mapped[str | None] = mapped_column(String(40))
+
+
+class Mute(Base):
+    """A player may not talk at tables until ``until`` (unless ``lifted_at``). Every mute is
+    kept: how many a player had sets the next one's length."""
+
+    __tablename__ = "mutes"
+    __table_args__ = (Index("ix_mutes_player_id_until", "player_id", "until"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    operator: Mapped[str] = mapped_column(String(40))
+    reason: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    until: Mapped[datetime]
+    lifted_at: Mapped[datetime | None]
+
+
+class AuditEntry(Base):
+    """One operator's action under /api/admin, written in the action's own transaction."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    operator: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str | None] = mapped_column(String(200))
+    client: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

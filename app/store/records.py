@@ -36,6 +36,9 @@ class RoomInfo:
     # (blocker, blocked) for every block between two of the seated players: the blocker hears
     # nothing the blocked one says at this table (app/rooms/talk.py).
     blocks: frozenset[tuple[str, str]] = frozenset()
+    # Seated players an operator muted, with when the mute ends (epoch seconds): they may not
+    # talk at the table until then (app/rooms/talk.py).
+    muted: tuple[tuple[str, float], ...] = ()
     quickplay: bool = False
     bots_at: float | None = None  # quick play: when bots fill and the set starts (epoch seconds)
 

@@ -77,7 +77,7 @@ function handle(msg) {
 /** The sentence for a notification, in the player's language. */
 export function notificationText(msg) {
   const p = msg.payload || {};
-  return t(`bell.${msg.kind}`, { name: p.name || '?', table: p.table || '' });
+  return t(`bell.${msg.kind}`, { name: p.name || '?', table: p.table || '', reason: p.reason || '' });
 }
 
 function showOutside(msg) {

@@ -526,10 +526,13 @@ async def test_a_ban_closes_the_open_socket_and_refuses_the_next_hello(
 
     log = admin_server.log()
     assert ADMIN_TOKEN not in log and "guess" not in log
-    assert f"INFO app.api.admin: admin ban player {guest['player_id']} from 127.0.0.1: ok" in log
-    assert f"admin unban player {guest['player_id']} from 127.0.0.1: ok" in log
     assert (
-        "WARNING app.api.admin: admin auth GET /api/admin/tables from 127.0.0.1: unauthorized"
+        f"INFO app.api.admin: admin ban player {guest['player_id']} by admin from 127.0.0.1: ok"
+        in log
+    )
+    assert f"admin unban player {guest['player_id']} by admin from 127.0.0.1: ok" in log
+    assert (
+        "WARNING app.api.admin: admin auth GET /api/admin/tables by - from 127.0.0.1: unauthorized"
         in log
     )
 

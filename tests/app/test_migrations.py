@@ -21,6 +21,7 @@ TABLES = {
     *("friendships", "blocks", "notifications"),
     *("tournaments", "tournament_entries", "tournament_rounds", "tournament_tables"),
     *("challenges", "challenge_invitees", "parties"),
+    *("reports", "mutes", "audit_log"),
 }
 
 

@@ -329,6 +329,7 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/blocks/{player_id}", "delete"),
         ("/api/challenges", "post"),  # per address (and per player inside the call)
         ("/api/parties", "post"),  # per address (and per player inside the call)
+        ("/api/reports", "post"),  # per address
         # the operators' API, every call (before its token is checked)
         ("/api/admin/tables", "get"),
         ("/api/admin/rooms/{code}", "delete"),

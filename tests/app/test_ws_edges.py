@@ -172,7 +172,7 @@ def test_debug_logs_in_json_carry_ids_and_no_secrets(tmp_path: Path) -> None:
     audits = {r["admin_action"]: r for r in records if "admin_action" in r}
     assert audits["auth"]["level"] == "WARNING" and audits["auth"]["client"] == "127.0.0.1"
     assert audits["auth"]["message"] == (
-        "admin auth GET /api/admin/tables from 127.0.0.1: unauthorized"
+        "admin auth GET /api/admin/tables by - from 127.0.0.1: unauthorized"
     )
     assert audits["list_tables"]["level"] == "INFO"
     assert audits["list_tables"]["client"] == "127.0.0.1"

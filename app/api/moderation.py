@@ -1,0 +1,244 @@
+"""The moderators' part of /api/admin: the reports queue, warnings, mutes, the audit log.
+
+Mounted with app/api/admin.py and on its terms (an operator's token, ``GAPLE_RATE_ADMIN``, a
+log line per call); every role may call these. Each change writes its audit row in its own
+transaction. Acting on a player (warn, mute) closes their open reports as ``actioned``. A mute
+or its lifting makes the tables where the player sits reload the room, and with it who is
+muted, as a block does (app/api/social.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import cursors
+from app.api.admin import ADMIN, BAD, PlayerId, audited, current_operator
+from app.api.deps import HubDep, LiveDep, SessionDep, SettingsDep
+from app.api.errors import NotFound
+from app.api.ratelimit import rate_limit
+from app.api.reports import Category, ReportStatus, refused
+from app.live import LiveTables
+from app.players import fairplay
+from app.players.fairplay import FairPlayError
+from app.store import fairplay as fairplay_rows
+from app.store import rooms
+from app.store.models import Report
+from app.store.types import utcnow
+
+router = APIRouter(
+    prefix="/admin",
+    tags=["admin"],
+    dependencies=[Depends(rate_limit("admin")), Depends(current_operator)],
+    responses=ADMIN,
+)
+
+
+class ReasonIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: Annotated[str, Field(min_length=1, max_length=fairplay.MAX_REASON_LENGTH)]
+
+
+class MuteReasonIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str | None = Field(default=None, max_length=fairplay.MAX_REASON_LENGTH)
+
+
+class AdminReportOut(BaseModel):
+    id: int
+    reporter_id: str
+    player_id: str
+    category: Category
+    text: str
+    set_id: int | None
+    status: ReportStatus
+    created_at: datetime
+    closed_at: datetime | None
+    closed_by: str | None = Field(description="The operator who closed it")
+
+
+class ReportedOut(BaseModel):
+    player_id: str
+    name: str
+    count: int
+    categories: dict[str, int] = Field(description="How many reports of each category")
+    latest: AdminReportOut
+    report_ids: list[int] = Field(description="Oldest first")
+
+
+class ReportsOut(BaseModel):
+    players: list[ReportedOut] = Field(description="Latest report first")
+
+
+class WarnedOut(BaseModel):
+    player_id: str
+    notification_id: int
+    reports_actioned: int
+
+
+class MuteOut(BaseModel):
+    player_id: str
+    muted: bool
+    muted_until: datetime | None
+
+
+class AuditOut(BaseModel):
+    id: int
+    operator: str
+    action: str
+    target: str
+    reason: str | None
+    client: str
+    at: datetime
+
+
+class AuditPageOut(BaseModel):
+    entries: list[AuditOut] = Field(description="Newest first")
+    next_cursor: str | None = Field(description="Pass as `cursor` for older entries")
+
+
+def _report(row: Report) -> AdminReportOut:
+    return AdminReportOut.model_validate(row, from_attributes=True)
+
+
+async def _tables_of(session: SessionDep, live: LiveTables, player_id: str) -> None:
+    """The tables where the player sits reload who is muted."""
+    for room_id in await rooms.live_rooms_of(session, player_id=player_id):
+        await live.seats_changed(room_id)
+
+
+@router.get("/reports")
+async def admin_list_reports(
+    request: Request,
+    session: SessionDep,
+    status: Annotated[ReportStatus, Query()] = "open",
+) -> ReportsOut:
+    """Reports with ``status`` grouped by the reported player."""
+    with audited(request, "list_reports", f"status {status}"):
+        found = await fairplay.queue(session, status=status)
+        return ReportsOut(
+            players=[
+                ReportedOut(
+                    player_id=r.player_id,
+                    name=r.name,
+                    count=r.count,
+                    categories=r.categories,
+                    latest=_report(r.latest),
+                    report_ids=r.report_ids,
+                )
+                for r in found
+            ]
+        )
+
+
+@router.post("/reports/{report_id}/dismiss")
+async def admin_dismiss_report(
+    request: Request, report_id: Annotated[int, Path(ge=1)], session: SessionDep
+) -> AdminReportOut:
+    """Dismiss the report (one closed already stays as it is)."""
+    with audited(request, "dismiss_report", f"report {report_id}") as outcome:
+        row = await fairplay.dismiss(
+            session, report_id=report_id, operator=outcome.operator.name, at=utcnow()
+        )
+        if row is None:
+            raise NotFound("no such report")
+        await outcome.store(session)
+        await session.commit()
+        return _report(row)
+
+
+@router.post("/players/{player_id}/warn", responses=BAD)
+async def admin_warn_player(
+    request: Request,
+    player_id: PlayerId,
+    body: Annotated[ReasonIn, Body()],
+    session: SessionDep,
+    hub: HubDep,
+) -> WarnedOut:
+    """Warn the player: a stored notification ``warning`` with the reason, pushed to their
+    /ws/me too. Their open reports are ``actioned``."""
+    with audited(request, "warn", f"player {player_id}") as outcome:
+        name = outcome.operator.name
+        try:
+            at = utcnow()
+            closed = await fairplay_rows.close_reports_of(
+                session, player_id=player_id, status=fairplay.ACTIONED, by=name, at=at
+            )
+            notice = await fairplay.warn(
+                session, player_id=player_id, reason=body.reason, operator=name, at=at
+            )
+        except FairPlayError as error:
+            raise refused(error) from None
+        await outcome.store(session, body.reason)
+        await session.commit()
+        hub.notify(notice)
+        return WarnedOut(player_id=player_id, notification_id=notice.id, reports_actioned=closed)
+
+
+@router.post("/players/{player_id}/mute", responses=BAD)
+async def admin_mute_player(
+    request: Request,
+    player_id: PlayerId,
+    session: SessionDep,
+    settings: SettingsDep,
+    live: LiveDep,
+    body: Annotated[MuteReasonIn, Body()] = MuteReasonIn(),  # noqa: B008 - pydantic default
+) -> MuteOut:
+    """Mute the player at tables: their ``chat``, ``react`` and ``phrase`` are refused with
+    ``muted``. The first mute lasts 1 day, the second 1 week, every later one 30 days
+    (GAPLE_MUTE_SECONDS). Their open reports are ``actioned``."""
+    with audited(request, "mute", f"player {player_id}") as outcome:
+        try:
+            row = await fairplay.mute(
+                session,
+                player_id=player_id,
+                reason=body.reason,
+                operator=outcome.operator.name,
+                at=utcnow(),
+                steps=settings.mute_seconds,
+            )
+        except FairPlayError as error:
+            raise refused(error) from None
+        outcome.text = f"ok: until {row.until.isoformat()}"
+        await outcome.store(session, body.reason)
+        await session.commit()
+        await _tables_of(session, live, player_id)
+        return MuteOut(player_id=player_id, muted=True, muted_until=row.until)
+
+
+@router.delete("/players/{player_id}/mute")
+async def admin_unmute_player(
+    request: Request, player_id: PlayerId, session: SessionDep, live: LiveDep
+) -> MuteOut:
+    """Lift the player's mute (no mute: nothing changes)."""
+    with audited(request, "unmute", f"player {player_id}") as outcome:
+        try:
+            await fairplay.unmute(session, player_id=player_id, at=utcnow())
+        except FairPlayError as error:
+            raise refused(error) from None
+        await outcome.store(session)
+        await session.commit()
+        await _tables_of(session, live, player_id)
+        return MuteOut(player_id=player_id, muted=False, muted_until=None)
+
+
+@router.get("/audit", responses=BAD)
+async def admin_audit_log(
+    request: Request,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+) -> AuditPageOut:
+    """The operators' actions, newest first, a page at a time."""
+    with audited(request, "audit_log", "audit_log"):
+        before = cursors.decode(cursor, int)[0] if cursor is not None else None
+        rows = await fairplay_rows.audit_page(session, limit=limit + 1, before=before)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return AuditPageOut(
+            entries=[AuditOut.model_validate(r, from_attributes=True) for r in rows],
+            next_cursor=cursors.encode(rows[-1].id) if more else None,
+        )

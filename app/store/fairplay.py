@@ -1,0 +1,147 @@
+"""Fair play's rows: reports, mutes, the operators' audit log.
+
+Repository functions, keyword-only, on a session the caller holds: they flush but never commit.
+The rules (one open report per pair, how long a mute lasts) are app/players/fairplay.py's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.models import AuditEntry, Mute, Report
+
+OPEN = "open"
+
+
+# --- reports --------------------------------------------------------------------------------------
+
+
+async def open_report(session: AsyncSession, *, reporter_id: str, player_id: str) -> Report | None:
+    query = select(Report).where(
+        Report.reporter_id == reporter_id, Report.player_id == player_id, Report.status == OPEN
+    )
+    return (await session.execute(query)).scalars().first()
+
+
+async def add_report(
+    session: AsyncSession,
+    *,
+    reporter_id: str,
+    player_id: str,
+    category: str,
+    text: str,
+    set_id: int | None,
+) -> Report:
+    row = Report(
+        reporter_id=reporter_id,
+        player_id=player_id,
+        category=category,
+        text=text,
+        set_id=set_id,
+        status=OPEN,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def get_report(session: AsyncSession, *, report_id: int) -> Report | None:
+    return await session.get(Report, report_id, populate_existing=True)
+
+
+async def reports_with_status(session: AsyncSession, *, status: str) -> list[Report]:
+    """Oldest first."""
+    query = select(Report).where(Report.status == status).order_by(Report.id)
+    return list((await session.execute(query)).scalars())
+
+
+async def close_reports_of(
+    session: AsyncSession, *, player_id: str, status: str, by: str, at: datetime
+) -> int:
+    """Close the player's open reports with ``status``; how many there were."""
+    result = await session.execute(
+        update(Report)
+        .where(Report.player_id == player_id, Report.status == OPEN)
+        .values(status=status, closed_by=by, closed_at=at)
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(result, "rowcount", 0))
+
+
+# --- mutes ----------------------------------------------------------------------------------------
+
+
+async def count_mutes(session: AsyncSession, *, player_id: str) -> int:
+    query = select(func.count()).where(Mute.player_id == player_id)
+    return int(await session.scalar(query) or 0)
+
+
+async def add_mute(
+    session: AsyncSession,
+    *,
+    player_id: str,
+    operator: str,
+    reason: str | None,
+    at: datetime,
+    until: datetime,
+) -> Mute:
+    row = Mute(player_id=player_id, operator=operator, reason=reason, created_at=at, until=until)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def lift_mutes(session: AsyncSession, *, player_id: str, at: datetime) -> int:
+    """Lift the player's mutes still running at ``at``; how many there were."""
+    result = await session.execute(
+        update(Mute)
+        .where(Mute.player_id == player_id, Mute.lifted_at.is_(None), Mute.until > at)
+        .values(lifted_at=at)
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(result, "rowcount", 0))
+
+
+async def muted_until(
+    session: AsyncSession, *, player_ids: Iterable[str], at: datetime
+) -> dict[str, datetime]:
+    """For each of ``player_ids`` muted at ``at``: when the last of their mutes ends."""
+    ids = set(player_ids)
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Mute.player_id, func.max(Mute.until))
+        .where(Mute.player_id.in_(ids), Mute.lifted_at.is_(None), Mute.until > at)
+        .group_by(Mute.player_id)
+    )
+    return {player_id: until for player_id, until in rows}
+
+
+# --- the audit log --------------------------------------------------------------------------------
+
+
+async def add_audit(
+    session: AsyncSession,
+    *,
+    operator: str,
+    action: str,
+    target: str,
+    reason: str | None,
+    client: str,
+) -> AuditEntry:
+    row = AuditEntry(operator=operator, action=action, target=target, reason=reason, client=client)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def audit_page(session: AsyncSession, *, limit: int, before: int | None) -> list[AuditEntry]:
+    """Newest first: at most ``limit`` entries older than entry ``before`` (None: the newest)."""
+    query = select(AuditEntry).order_by(AuditEntry.id.desc()).limit(limit)
+    if before is not None:
+        query = query.where(AuditEntry.id < before)
+    return list((await session.execute(query)).scalars())
