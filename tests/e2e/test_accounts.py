@@ -372,7 +372,11 @@ def test_a_rated_set_result_shows_each_players_rating_change(
         assert re.search(rf"{re.escape(sign)}{abs(change)}\b", text), text
     save_screenshot(page.page, "rated-set-result")
     page.page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.by("rating-changes").scroll_into_view_if_needed()
+    # In one step in the page: the result panel may be drawn again between a locator's
+    # lookup and its scroll.
+    page.page.evaluate(
+        "() => document.querySelector('[data-testid=\"rating-changes\"]').scrollIntoView()"
+    )
     no_horizontal_scroll(page)
     save_screenshot(page.page, "rated-set-result-phone")
 
