@@ -44,7 +44,7 @@ from app.api.errors import (
     Unauthorized,
 )
 from app.api.ratelimit import rate_limit
-from app.api.rooms import SeatNumber, _base_url
+from app.api.rooms import SeatNumber
 from app.api.schemas import RoomOut
 from app.clients import client_address
 from app.live import TableSummary
@@ -279,8 +279,8 @@ async def admin_close_room(
             session,
             room=room,
             live=live,
-            base_url=_base_url(request, settings),
-            bot_fill=settings.quickplay_bot_fill_seconds,
+            request=request,
+            settings=settings,
         )
 
 
@@ -328,8 +328,8 @@ async def admin_remove_player(
             session,
             room=room,
             live=live,
-            base_url=_base_url(request, settings),
-            bot_fill=settings.quickplay_bot_fill_seconds,
+            request=request,
+            settings=settings,
         )
 
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
+from fastapi import Request
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -40,6 +41,7 @@ from app.presets import (
 )
 from app.rooms import lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
+from app.settings import Settings
 from app.store import players, rooms
 from app.store.models import Player, Room, Seat
 from app.store.types import utcnow
@@ -382,16 +384,22 @@ async def close(
     await session.commit()
 
 
+def public_base_url(request: Request, settings: Settings) -> str:
+    """Where the service is reached: ``GAPLE_PUBLIC_URL``, else the address the call came to."""
+    return settings.public_url or str(request.base_url)
+
+
 def share_link(base_url: str, code: str) -> str:
     return f"{base_url.rstrip('/')}/r/{code}"
 
 
 async def room_view(
-    session: AsyncSession, *, room: Room, live: LiveTables, base_url: str, bot_fill: float
+    session: AsyncSession, *, room: Room, live: LiveTables, request: Request, settings: Settings
 ) -> RoomOut:
-    """The room as REST shows it; ``bot_fill``: GAPLE_QUICKPLAY_BOT_FILL_SECONDS."""
+    """The room as REST shows it (its bot fill from ``GAPLE_QUICKPLAY_BOT_FILL_SECONDS``)."""
     seats = await rooms.get_seats(session, room_id=room.id)
-    due = await quickplay.due(session, room, fill=timedelta(seconds=bot_fill))
+    fill = timedelta(seconds=settings.quickplay_bot_fill_seconds)
+    due = await quickplay.due(session, room, fill=fill)
     names = await players.get_player_names(
         session, player_ids=[room.host_id, *(s.player_id for s in seats if s.player_id)]
     )
@@ -416,7 +424,7 @@ async def room_view(
     return RoomOut(
         id=room.id,
         code=room.code,
-        share_link=share_link(base_url, room.code),
+        share_link=share_link(public_base_url(request, settings), room.code),
         status=room.status,  # type: ignore[arg-type]  # DB check
         closed_reason=room.closed_reason,  # type: ignore[arg-type]  # CloseReason
         quickplay=room.quickplay,

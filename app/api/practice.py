@@ -17,7 +17,7 @@ from app.api import lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
-from app.api.rooms import AUTH, BAD, STATE, _base_url
+from app.api.rooms import AUTH, BAD, STATE
 from app.api.schemas import PracticeIn, PracticeOut, RoomSettings
 from app.presets import LISTED, PRACTICE_PUBLIC, PRACTICE_RATED, seat_count
 from app.rooms import lifecycle
@@ -111,7 +111,7 @@ async def start_practice(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
     return PracticeOut(room=view, seat=PLAYER_SEAT)

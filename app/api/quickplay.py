@@ -10,7 +10,7 @@ from app.api import lobby
 from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
-from app.api.rooms import AUTH, BAD, ROOM, STATE, _base_url
+from app.api.rooms import AUTH, BAD, ROOM, STATE
 from app.api.schemas import QuickplayIn, QuickplayOut, RoomOut
 from app.rooms import quickplay
 
@@ -53,8 +53,8 @@ async def quick_play(
         session,
         room=seated.room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
     return QuickplayOut(room=room, seat=seated.seat)
 
@@ -85,8 +85,8 @@ async def play_again(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -114,6 +114,6 @@ async def start_with_bots(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )

@@ -39,10 +39,6 @@ SeatNumber = Annotated[
 ]
 
 
-def _base_url(request: Request, settings: SettingsDep) -> str:
-    return settings.public_url or str(request.base_url)
-
-
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
@@ -64,8 +60,8 @@ async def create_room(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -83,7 +79,11 @@ async def list_rooms(
     """Public tables a person can use, newest activity first: open ones with an empty seat and a
     connected human, playing ones with a connected human."""
     return await listing.usable_rooms(
-        session, live=live, base_url=_base_url(request, settings), limit=limit, cursor=cursor
+        session,
+        live=live,
+        base_url=lobby.public_base_url(request, settings),
+        limit=limit,
+        cursor=cursor,
     )
 
 
@@ -96,8 +96,8 @@ async def get_room(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -118,8 +118,8 @@ async def close_room(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -144,8 +144,8 @@ async def sit(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -178,8 +178,8 @@ async def leave(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -205,8 +205,8 @@ async def seat_bot(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -232,8 +232,8 @@ async def change_settings(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
 
 
@@ -255,6 +255,6 @@ async def start(
         session,
         room=room,
         live=live,
-        base_url=_base_url(request, settings),
-        bot_fill=settings.quickplay_bot_fill_seconds,
+        request=request,
+        settings=settings,
     )
