@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket
@@ -62,8 +63,9 @@ def origin_allowed(origin: str | None, settings: Settings, host: str | None) -> 
     return host is not None and origin in (f"http://{host}", f"https://{host}")
 
 
-async def table_socket(websocket: WebSocket) -> None:
-    """``/ws/rooms/{code}``, at most GAPLE_MAX_SOCKETS_PER_ADDRESS at once per client address."""
+async def within_cap(websocket: WebSocket, serve: Callable[[WebSocket], Awaitable[None]]) -> None:
+    """Serve the socket if its client address has fewer than GAPLE_MAX_SOCKETS_PER_ADDRESS open
+    (table and player sockets alike); refuse it with ``too_many_sockets`` otherwise."""
     sockets: SocketCap = websocket.app.state.sockets
     address = client_address(websocket)
     if not sockets.acquire(address):
@@ -74,9 +76,14 @@ async def table_socket(websocket: WebSocket) -> None:
         )
         return
     try:
-        await _table_socket(websocket)
+        await serve(websocket)
     finally:
         sockets.release(address)
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/rooms/{code}``, at most GAPLE_MAX_SOCKETS_PER_ADDRESS at once per client address."""
+    await within_cap(websocket, _table_socket)
 
 
 async def _table_socket(websocket: WebSocket) -> None:

@@ -15,14 +15,12 @@ import logging
 from fastapi import APIRouter, WebSocket
 
 from app import logs
-from app.clients import client_address
 from app.rooms import frames
 from app.rooms.connection import Connection
 from app.rooms.hub import Hub
-from app.rooms.protocol import CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TRY_AGAIN, Ping
+from app.rooms.protocol import CLOSE_NORMAL, CLOSE_POLICY, Ping
 from app.settings import Settings
-from app.ws.endpoint import Session, authenticate, origin_allowed, refuse_draining
-from app.ws.limits import SocketCap
+from app.ws.endpoint import Session, authenticate, origin_allowed, refuse_draining, within_cap
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -30,19 +28,7 @@ router = APIRouter()
 
 async def me_socket(websocket: WebSocket) -> None:
     """``/ws/me``, counted with the table sockets against GAPLE_MAX_SOCKETS_PER_ADDRESS."""
-    sockets: SocketCap = websocket.app.state.sockets
-    address = client_address(websocket)
-    if not sockets.acquire(address):
-        await websocket.accept()
-        too_many = f"at most {sockets.limit} connections at once from one address"
-        await Session(websocket, websocket.app.state.settings).fail(
-            "too_many_sockets", too_many, CLOSE_TRY_AGAIN
-        )
-        return
-    try:
-        await _me_socket(websocket)
-    finally:
-        sockets.release(address)
+    await within_cap(websocket, _me_socket)
 
 
 async def _me_socket(websocket: WebSocket) -> None:
