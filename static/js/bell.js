@@ -4,6 +4,7 @@
 // allowed it (asked on the first tap of the bell), the browser's Notification API shows each one.
 
 import { h } from './dom.js';
+import { icon } from './icons.js';
 import { t } from './i18n.js';
 import { changed } from './store.js';
 import { loadPlayer } from './storage.js';
@@ -112,6 +113,6 @@ export function bellButton() {
     'aria-label': t('bell.label', { count }),
     onClick: open,
   },
-  h('span', { class: 'bell-icon', 'aria-hidden': 'true' }, '🔔'),
+  h('span', { class: 'bell-icon', 'aria-hidden': 'true' }, icon('bell')),
   count > 0 ? h('span', { class: 'bell-count', 'data-testid': 'bell-count', 'aria-hidden': 'true' }, count > 99 ? '99+' : String(count)) : null);
 }
