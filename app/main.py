@@ -89,7 +89,7 @@ def create_app(
         )
         live = (live_factory or table_manager)(app)
         app.state.live = live
-        app.state.sweeper = sweeper = Sweeper(app.state.db, live_tables(app), settings)
+        app.state.sweeper = sweeper = Sweeper(app.state.db, live_tables(app), settings, hub)
         try:
             if hasattr(live, "start"):
                 await live.start()

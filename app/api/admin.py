@@ -33,7 +33,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api import lobby
-from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
+from app.api.deps import HubDep, LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.errors import (
     ERROR_SCHEMA,
     ApiError,
@@ -352,6 +352,7 @@ async def admin_ban_player(
     player_id: PlayerId,
     session: SessionDep,
     live: LiveDep,
+    hub: HubDep,
     body: Annotated[BanIn, Body()] = BanIn(),  # noqa: B008 - pydantic default
 ) -> BanOut:
     """Ban the player: every token of theirs (guest token, login sessions) is refused from now
@@ -367,6 +368,7 @@ async def admin_ban_player(
         await outcome.store(session, body.reason)
         await session.commit()
         await live.player_banned(player.id)
+        hub.player_banned(player.id)  # their /ws/me on this node (others: RelayBanned)
         return _ban_view(player)
 
 

@@ -30,7 +30,7 @@ from app.api.schemas import (
     TieOut,
 )
 from app.live import LiveTables
-from app.players import social
+from app.players import parties, social
 from app.players.social import SocialError
 from app.rooms.hub import OFFLINE
 from app.store import rooms
@@ -172,13 +172,16 @@ async def _tables_of(session: SessionDep, live: LiveTables, player: Player) -> N
 async def block(
     player_id: PlayerId, player: CurrentPlayer, session: SessionDep, live: LiveDep, hub: HubDep
 ) -> Response:
-    """Block this player: a friendship or request between the two ends, their requests to the
-    caller are answered as for an unknown player, quick play never seats the two together, and
-    the caller no longer hears their chat at a shared table. Blocking again changes nothing."""
+    """Block this player: a friendship, request or party between the two ends, their requests
+    to the caller are answered as for an unknown player, quick play never seats the two
+    together, and the caller no longer hears their chat at a shared table. Blocking again
+    changes nothing."""
     try:
         changed = await social.block(session, player=player, other_id=player_id)
     except SocialError as error:
         raise _refused(error) from None
+    if changed:
+        await parties.ended_by_block(session, blocker_id=player.id, blocked_id=player_id)
     await session.commit()
     if changed:
         hub.ties_changed(player.id, player_id)  # a friendship it ended shows no presence

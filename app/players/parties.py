@@ -84,6 +84,10 @@ async def accept(session: AsyncSession, *, player: Player, party_id: str) -> Par
         raise PartyError("not_invitee", "only the player invited answers")
     if row.status == ACCEPTED:
         return row
+    if await social.blocks_among_either(session, a=row.inviter_id, b=row.invitee_id):
+        # A block since the invitation (``ended_by_block`` removes it; this holds under the
+        # locks): answered as for an invitation that does not exist.
+        raise PartyError("party_not_found", "no such party")
     await _not_in_a_party(session, row.invitee_id, "you are")
     await _not_in_a_party(session, row.inviter_id, "they are")
     row.status = ACCEPTED
@@ -105,6 +109,18 @@ async def leave(session: AsyncSession, *, player: Player, party_id: str) -> None
     row = await _mine(session, party_id, player.id)
     await _lock(session, row.inviter_id, row.invitee_id)
     await parties.delete_party(session, party_id=row.id)
+
+
+async def ended_by_block(session: AsyncSession, *, blocker_id: str, blocked_id: str) -> bool:
+    """A block ends a party or invitation between the two (quick play never seats them
+    together). Whether one was there."""
+    await _lock(session, blocker_id, blocked_id)
+    ended = False
+    for row in await parties.parties_of(session, player_id=blocker_id):
+        if {row.inviter_id, row.invitee_id} == {blocker_id, blocked_id}:
+            await parties.delete_party(session, party_id=row.id)
+            ended = True
+    return ended
 
 
 @dataclass(frozen=True)

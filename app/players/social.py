@@ -35,6 +35,7 @@ NotificationKind = Literal[
     "friend_accepted",
     "challenge",
     "challenge_answered",
+    "challenge_expired",
     "party_invite",
     "warning",
 ]
@@ -42,6 +43,7 @@ FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
 CHALLENGE: NotificationKind = "challenge"
 CHALLENGE_ANSWERED: NotificationKind = "challenge_answered"
+CHALLENGE_EXPIRED: NotificationKind = "challenge_expired"  # the sweeper (app/rooms/sweeper.py)
 PARTY_INVITE: NotificationKind = "party_invite"
 WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
 
@@ -83,6 +85,18 @@ async def reachable(session: AsyncSession, *, player: Player, other_id: str, ver
     other = await _other(session, player, other_id, verb)
     await _not_blocked(session, player, other)
     return other
+
+
+async def apart(session: AsyncSession, *, player_ids: list[str]) -> None:
+    """Refuse a table for these players when one of them blocks another: answered as for a
+    player who does not exist, so the block is not revealed to whoever asked."""
+    if await social.blocks_among(session, player_ids=player_ids):
+        raise SocialError("player_not_found", NO_SUCH_PLAYER, field="player_id")
+
+
+async def blocks_among_either(session: AsyncSession, *, a: str, b: str) -> bool:
+    """Whether one of the two blocks the other."""
+    return bool(await social.blocks_among(session, player_ids=[a, b]))
 
 
 async def _not_blocked(session: AsyncSession, player: Player, other: Player) -> None:

@@ -5,7 +5,8 @@ across, at seat 2), bots in the other seats unless they are left open, and the s
 
 Answers to one challenge take its lock (app/store/locks.py), so two last acceptances at once
 make one room. A pending challenge past its ``expires_at`` is expired: that is read at call
-time, nothing has to mark it. Whom a player may challenge is app/players/social.py's
+time, so nothing is made late; the sweeper (app/rooms/sweeper.py) then stores it ``expired`` and
+tells its players (``expire``). Whom a player may challenge is app/players/social.py's
 ``reachable``: a player who blocks the challenger is refused exactly as one who does not exist.
 
 Functions take the session first, then keyword-only args; they flush but never commit. The
@@ -102,6 +103,7 @@ async def create(
         await social.reachable(session, player=player, other_id=other, verb="challenge")
         for other in to
     ]
+    await social.apart(session, player_ids=to)  # invitees who block one another: as nobody
     row = await challenges.add_challenge(
         session,
         from_id=player.id,
@@ -194,6 +196,8 @@ async def answer(
     _require_pending(row)
     if mine.answer == wanted:
         return Done(await _view(session, row))
+    if accept:
+        await _still_apart(session, row, invitees)
     mine.answer = wanted
     started = False
     if not accept:
@@ -213,6 +217,43 @@ async def answer(
         session, player_id=row.from_id, kind=social.CHALLENGE_ANSWERED, about=player, extra=extra
     )
     return Done(view, [notice], started)
+
+
+async def _still_apart(
+    session: AsyncSession, row: Challenge, invitees: list[ChallengeInvitee]
+) -> None:
+    """A block made since the challenge between two of its players: it cannot be played, and
+    an acceptance is answered as for a challenge that does not exist (nothing changes)."""
+    try:
+        await social.apart(session, player_ids=[row.from_id, *(i.player_id for i in invitees)])
+    except social.SocialError:
+        raise ChallengeError("challenge_not_found", "no such challenge") from None
+
+
+async def expire(session: AsyncSession, *, challenge_id: str, now: datetime) -> list[Notification]:
+    """Store a pending challenge past its time as ``expired`` and leave its challenger and
+    invitees a ``challenge_expired`` notification (to push after the commit). Under the
+    challenge's lock, as answers are: of the sweepers of several nodes and a last acceptance
+    at once exactly one acts, and nothing is made late. [] when it is no longer pending."""
+    await serialise(session, _key(challenge_id))
+    row = await challenges.get_challenge(session, challenge_id=challenge_id)
+    if row is None or row.status != "pending" or now < row.expires_at:
+        return []
+    row.status = "expired"
+    await session.flush()
+    challenger = await players.get_player(session, player_id=row.from_id)
+    assert challenger is not None  # challenges.from_id references players
+    invitees = await challenges.invitees_of(session, challenge_id=row.id)
+    return [
+        await social.notify(
+            session,
+            player_id=player_id,
+            kind=social.CHALLENGE_EXPIRED,
+            about=challenger,
+            extra={"challenge_id": row.id},
+        )
+        for player_id in [row.from_id, *(i.player_id for i in invitees)]
+    ]
 
 
 def seating(row: Challenge, invitees: list[ChallengeInvitee], seats: int) -> dict[int, str]:

@@ -294,6 +294,8 @@ class Cluster:
             case RelayBanned(player=player_id, node=node) if node != self.bus.node_id:
                 # (the banning node has sent its own sockets away already)
                 await self.manager.send_player_away_here(player_id, "banned")
+                if self.hub is not None:
+                    self.hub.player_banned(player_id)
 
     async def _remote_join(self, message: RelayJoin) -> None:
         key, node, room_id = message.conn, message.node, message.room

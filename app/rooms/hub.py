@@ -42,6 +42,7 @@ from app.players import social
 from app.rooms import frames
 from app.rooms.connection import Connection
 from app.rooms.protocol import (
+    CLOSE_BANNED,
     CLOSE_REPLACED,
     RelayMeOpened,
     RelayMessage,
@@ -140,6 +141,15 @@ class Hub:
         if me is not None and me.conn is conn:
             self._drop_me(me)
         self.socket_closed(player_id)
+
+    def player_banned(self, player_id: str) -> None:
+        """An operator banned the player (stored): their /ws/me here gets ``bye`` ``banned``
+        (close 4003). Each node sends away its own (app/api/admin.py here, ``RelayBanned``
+        through app/rooms/cluster.py on the others); a new one is refused at ``hello``."""
+        me = self._me.get(player_id)
+        if me is not None:
+            self._drop_me(me)
+            me.conn.send_away("banned", CLOSE_BANNED)
 
     def _drop_me(self, me: _Me) -> None:
         del self._me[me.player_id]

@@ -10,6 +10,9 @@ Every GAPLE_SWEEP_SECONDS, on every node:
   and nobody is put into another set without choosing it (``quickplay.waiting``);
 * an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
   GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
+* a challenge still pending past its ``expires_at`` (GAPLE_CHALLENGE_SECONDS) is stored
+  ``expired``, and its challenger and invitees get a ``challenge_expired`` notification
+  (``challenges.expire``: under the challenge's lock, so exactly one node sends them).
 
 Several nodes may sweep at once: each room is handled in its own transaction holding its row
 (PostgreSQL ``FOR UPDATE SKIP LOCKED``: a room another node is handling is left to it; SQLite has
@@ -26,6 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -33,12 +37,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.live import LiveTables
 from app.logs import FailureLog
-from app.rooms import lifecycle, quickplay
+from app.rooms import challenges, lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
+from app.store import challenges as challenge_rows
 from app.store import rooms
 from app.store.db import Database
-from app.store.models import Room, Seat
+from app.store.models import Notification, Room, Seat
 from app.store.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -52,6 +57,13 @@ class Swept:
 
     closed: list[str] = field(default_factory=list)
     filled: list[str] = field(default_factory=list)
+    expired: list[str] = field(default_factory=list)  # challenge ids
+
+
+class Notifier(Protocol):
+    """Where stored notifications are pushed live after the commit (app/rooms/hub.py)."""
+
+    def notify(self, notice: Notification) -> None: ...
 
 
 def _last_human_sat() -> ColumnElement[datetime]:
@@ -73,9 +85,16 @@ def _first_ready() -> ColumnElement[datetime | None]:
 
 
 class Sweeper:
-    def __init__(self, db: Database, live: LiveTables, settings: Settings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        live: LiveTables,
+        settings: Settings,
+        notifier: Notifier | None = None,
+    ) -> None:
         self.db = db
         self.live = live
+        self.notifier = notifier
         self.idle = timedelta(seconds=settings.open_room_idle_seconds)
         self.fill = timedelta(seconds=settings.quickplay_bot_fill_seconds)
         self.every = settings.sweep_seconds
@@ -117,7 +136,21 @@ class Sweeper:
             if await self._in_own_transaction(room_id, self._idle_conditions(now), self._close):
                 swept.closed.append(room_id)
                 await self.live.room_closed(room_id, "idle")
+        await self._expire_challenges(now, swept)
         return swept
+
+    async def _expire_challenges(self, now: datetime, swept: Swept) -> None:
+        async with self.db.session() as session:
+            overdue = await challenge_rows.overdue(session, now=now, limit=100)
+        for challenge_id in overdue:
+            async with self.db.session() as session:
+                notices = await challenges.expire(session, challenge_id=challenge_id, now=now)
+                await session.commit()
+            if notices:
+                swept.expired.append(challenge_id)
+            for notice in notices:
+                if self.notifier is not None:
+                    self.notifier.notify(notice)
 
     def _idle_conditions(self, now: datetime) -> list[ColumnElement[bool]]:
         return [Room.status == "open", Room.humans_online == 0, Room.active_at < now - self.idle]

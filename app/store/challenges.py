@@ -55,3 +55,14 @@ async def invitees_of(session: AsyncSession, *, challenge_id: str) -> list[Chall
         .execution_options(populate_existing=True)
     )
     return list((await session.execute(query)).scalars())
+
+
+async def overdue(session: AsyncSession, *, now: datetime, limit: int) -> list[str]:
+    """Ids of pending challenges past their ``expires_at``, the longest overdue first."""
+    query = (
+        select(Challenge.id)
+        .where(Challenge.status == "pending", Challenge.expires_at <= now)
+        .order_by(Challenge.expires_at)
+        .limit(limit)
+    )
+    return list((await session.scalars(query)).all())

@@ -482,6 +482,10 @@ class Socket:
         return [f for f in self.frames if f["type"] == kind]
 
 
+def me_url(server: ServerProcess) -> str:
+    return server.base_url.replace("http", "ws", 1) + "/ws/me"
+
+
 @pytest.fixture
 async def admin_server(database_url: str, tmp_path: Path) -> AsyncIterator[ServerProcess]:
     process = ServerProcess(database_url, tmp_path / "server", GAPLE_ADMIN_TOKEN=ADMIN_TOKEN)
@@ -501,6 +505,8 @@ async def test_a_ban_closes_the_open_socket_and_refuses_the_next_hello(
         await lobby.sit(guest["token"], room["code"], 1)
         socket = Socket(admin_server.ws_url(room["code"]), guest["token"])
         assert (await socket.open())["type"] == "welcome"
+        me = Socket(me_url(admin_server), guest["token"])
+        assert (await me.open())["type"] == "welcome_me"
         http = lobby.http
 
         wrong = await http.get("/api/admin/tables", headers={"Authorization": "Bearer guess"})
@@ -512,6 +518,10 @@ async def test_a_ban_closes_the_open_socket_and_refuses_the_next_hello(
         assert ban.status_code == 200, ban.text
         assert await socket.closed() == CLOSE_BANNED
         assert socket.of_type("bye")[-1]["reason"] == "banned"
+        assert await me.closed() == CLOSE_BANNED  # the player's own socket too
+        assert me.of_type("bye")[-1]["reason"] == "banned"
+        me_again = Socket(me_url(admin_server), guest["token"])
+        assert (await me_again.open())["code"] == "banned"
 
         again = Socket(admin_server.ws_url(room["code"]), guest["token"])
         refused = await again.open()
@@ -566,6 +576,8 @@ async def test_a_ban_reaches_a_socket_on_another_node(
             # The table runs on node 1 (the first socket's node takes it); node 0 has nothing.
             socket = Socket(nodes[1].ws_url(room["code"]), guest["token"])
             assert (await socket.open())["type"] == "welcome"
+            me = Socket(me_url(nodes[1]), guest["token"])
+            assert (await me.open())["type"] == "welcome_me"
             assert (await other.get("/api/admin/tables", headers=ADMIN)).json()["tables"] == []
             async with httpx.AsyncClient(base_url=nodes[1].base_url) as owner:
                 [table] = (await owner.get("/api/admin/tables", headers=ADMIN)).json()["tables"]
@@ -575,6 +587,8 @@ async def test_a_ban_reaches_a_socket_on_another_node(
             assert ban.status_code == 200, ban.text
             assert await socket.closed() == CLOSE_BANNED
             assert socket.of_type("bye")[-1]["reason"] == "banned"
+            assert await me.closed() == CLOSE_BANNED  # /ws/me on the other node too
+            assert me.of_type("bye")[-1]["reason"] == "banned"
     finally:
         for node in nodes:
             await asyncio.to_thread(node.stop)

@@ -1,21 +1,29 @@
 """Challenges on both databases: everyone accepts and lands seated at a started table; a
-decline, an expiry, a cancel; a blocker answered as nobody; the stored notifications of an
-invitee who is away, and live ones on /ws/me; bad input changing nothing; the rate limit."""
+decline, an expiry (and the sweepers of two nodes telling everyone once), a cancel; a blocker
+answered as nobody, invitees who block one another, a block made after the challenge; the
+stored notifications of an invitee who is away, and live ones on /ws/me; bad input changing
+nothing; the rate limit."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from app.rooms.sweeper import Sweeper
 from app.settings import Settings
 from app.store import social
+from app.store.db import Database
+from app.store.models import Notification
+from app.store.types import utcnow
 from tests.app.live.client import Lobby, MeClient
 from tests.app.live.server import ServerProcess
+from tests.app.test_rooms import RecordingLive
 from tests.conftest import Guest
 
 MakeGuest = Callable[..., Awaitable[Guest]]
@@ -278,3 +286,89 @@ async def test_challenge_and_answer_arrive_live_and_are_stored(server: ServerPro
         assert room["status"] == "playing"
         await mine.close()
         await theirs.close()
+
+
+# --- expiry by the sweeper, and blocks among the players of a challenge -----------------------
+
+
+class Notices:
+    """A Notifier that remembers what the sweeper pushed: (player, kind)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def notify(self, notice: Notification) -> None:
+        self.sent.append((notice.player_id, notice.kind))
+
+
+async def test_the_sweepers_of_two_nodes_expire_a_challenge_and_tell_everyone_once(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest, database_url: str
+) -> None:
+    ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
+    made = (await challenge(api, ayu, [budi, citra])).json()
+    assert (await answer(api, budi, made["id"], "accept")).status_code == 200
+    other = Database(database_url, secret_key="k")  # a second node's pool
+    try:
+        pushed = [Notices(), Notices()]
+        sweepers = [
+            Sweeper(db, RecordingLive(), app.state.settings, notices)
+            for db, notices in zip([app.state.db, other], pushed, strict=True)
+        ]
+        soon = utcnow() + timedelta(seconds=60)  # before GAPLE_CHALLENGE_SECONDS (120)
+        assert [(await s.sweep(now=soon)).expired for s in sweepers] == [[], []]
+        late = utcnow() + timedelta(seconds=121)
+        swept = await asyncio.gather(*(s.sweep(now=late) for s in sweepers))
+        assert sorted(len(s.expired) for s in swept) == [0, 1]  # exactly one node acted
+        sent = pushed[0].sent + pushed[1].sent
+        everyone = {ayu.player_id, budi.player_id, citra.player_id}
+        assert sorted(sent) == sorted((p, "challenge_expired") for p in everyone)
+        assert [(await s.sweep(now=late)).expired for s in sweepers] == [[], []]  # once
+    finally:
+        await other.dispose()
+    for guest in (ayu, budi, citra):
+        expired = [p for k, p in await kinds(app, guest) if k == "challenge_expired"]
+        assert expired == [{"player_id": ayu.player_id, "name": "Ayu", "challenge_id": made["id"]}]
+    view = (await api.get(f"/api/challenges/{made['id']}", headers=ayu.headers)).json()
+    assert view["status"] == "expired" and view["room"] is None
+    # Nothing is made late: the last acceptance is refused and no room exists.
+    late_answer = await answer(api, citra, made["id"], "accept")
+    assert late_answer.json()["error"]["code"] == "challenge_expired"
+    assert (await api.get(f"/api/challenges/{made['id']}", headers=ayu.headers)).json()[
+        "room"
+    ] is None
+
+
+async def test_invitees_who_block_one_another_are_refused_as_nobody(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
+    assert (
+        await api.post(f"/api/blocks/{citra.player_id}", headers=budi.headers)
+    ).status_code == 204
+    both = await challenge(api, ayu, [budi, citra])
+    nobody = await api.post(
+        "/api/challenges", json={"to": [budi.player_id, NOBODY]}, headers=ayu.headers
+    )
+    assert both.status_code == nobody.status_code == 404
+    assert both.json() == nobody.json()  # the block between them is not revealed
+    for guest in (budi, citra):
+        assert await kinds(app, guest) == []
+
+
+async def test_a_block_made_after_the_challenge_stops_it_from_being_played(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
+    cid = (await challenge(api, ayu, [budi, citra])).json()["id"]
+    assert (await answer(api, budi, cid, "accept")).status_code == 200
+    assert (
+        await api.post(f"/api/blocks/{budi.player_id}", headers=citra.headers)
+    ).status_code == 204
+    refused = await answer(api, citra, cid, "accept")
+    assert refused.status_code == 404
+    assert refused.json()["error"]["code"] == "challenge_not_found"
+    view = (await api.get(f"/api/challenges/{cid}", headers=ayu.headers)).json()
+    assert view["status"] == "pending" and view["room"] is None  # nothing changed
+    assert [t["answer"] for t in view["to"]] == ["accepted", "pending"]
+    # Declining still works.
+    assert (await answer(api, citra, cid, "decline")).json()["status"] == "declined"

@@ -183,3 +183,40 @@ async def test_invitations_are_rate_limited(
     limited = await invite(api, ayu, dewi.player_id)
     assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
     assert len((await mine(api, ayu))["outgoing"]) == 2
+
+
+async def test_a_block_ends_the_party_and_its_invitation(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
+    await partners(api, ayu, budi)
+    assert (await invite(api, citra, ayu.player_id)).status_code == 409  # Ayu is in a party
+    assert (await api.post(f"/api/blocks/{ayu.player_id}", headers=budi.headers)).status_code == 204
+    assert await mine(api, ayu) == {"party": None, "incoming": [], "outgoing": []}
+    assert await mine(api, budi) == {"party": None, "incoming": [], "outgoing": []}
+    # Quick play seats Ayu alone, and never at Budi's table.
+    ayus, _ = await quick_play(api, ayu)
+    budis, _ = await quick_play(api, budi)
+    assert ayus != budis and budi.player_id not in (await seats(api, ayus)).values()
+    invited = (await invite(api, citra, ayu.player_id)).json()
+    assert (
+        await api.post(f"/api/blocks/{citra.player_id}", headers=ayu.headers)
+    ).status_code == 204
+    gone = await api.post(f"/api/parties/{invited['id']}/accept", headers=ayu.headers)
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "party_not_found"
+
+
+async def test_an_invitation_between_players_with_a_block_cannot_be_accepted(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    # A block stored beside the invitation (made while it was being sent): accepting is
+    # answered as for an invitation that does not exist, and nothing changes.
+    ayu, budi = await make_guest("Ayu"), await make_guest("Budi")
+    pid = (await invite(api, ayu, budi.player_id)).json()["id"]
+    async with app.state.db.session() as session:
+        await social.add_block(session, blocker_id=ayu.player_id, blocked_id=budi.player_id)
+        await session.commit()
+    refused = await api.post(f"/api/parties/{pid}/accept", headers=budi.headers)
+    assert refused.status_code == 404 and refused.json()["error"]["code"] == "party_not_found"
+    assert [p["id"] for p in (await mine(api, budi))["incoming"]] == [pid]
+    assert (await mine(api, budi))["party"] is None
