@@ -39,11 +39,11 @@ from app.presets import (
     seat_count,
     with_defaults,
 )
-from app.rooms import lifecycle, quickplay
+from app.rooms import challenges, lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
 from app.store import players, rooms
-from app.store.models import Player, Room, Seat
+from app.store.models import Notification, Player, Room, Seat
 from app.store.types import utcnow
 
 # No 0/O, 1/I/L: codes are read aloud and typed on phones.
@@ -348,12 +348,15 @@ async def change_settings(
     await session.commit()
 
 
-async def again(session: AsyncSession, *, room: Room, player: Player) -> bool:
-    """Quick play, after a set: the player chooses "play again"; True if the next set started."""
+async def again(
+    session: AsyncSession, *, room: Room, player: Player
+) -> tuple[bool, list[Notification]]:
+    """Quick play or a challenge's table, after a set: the player chooses "play again" (the
+    rematch); whether the next set started, and the ``rematch`` offers to push."""
     with transition():
-        started = await quickplay.again(session, room=room, player_id=player.id)
+        started, notices = await challenges.rematch(session, room=room, player=player)
     await session.commit()
-    return started
+    return started, notices
 
 
 async def start_now(session: AsyncSession, *, room: Room, player: Player) -> None:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
-from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
+from app.api.deps import HubDep, LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
 from app.api.rooms import AUTH, BAD, ROOM, STATE
 from app.api.schemas import QuickplayIn, QuickplayOut, RoomOut
@@ -71,13 +71,18 @@ async def play_again(
     session: SessionDep,
     settings: SettingsDep,
     live: LiveDep,
+    hub: HubDep,
 ) -> RoomOut:
-    """Quick play, after a set: the seated caller chooses "play again" (again is harmless).
-    Once every seated human has, the next set starts at the same table, bots in any empty
-    seat; otherwise bots fill GAPLE_QUICKPLAY_BOT_FILL_SECONDS after the first choice, taking
-    the seats of those who did not choose it too (`bots_in_ms`)."""
+    """Quick play or a challenge's table, after a set: the seated caller chooses "play again"
+    (again is harmless). Once every seated human has, the next set starts at the same table,
+    bots in any empty seat; otherwise, in quick play, bots fill
+    GAPLE_QUICKPLAY_BOT_FILL_SECONDS after the first choice, taking the seats of those who did
+    not choose it too (`bots_in_ms`). At a challenge's table this is the rematch: the first
+    to choose it offers it to the other seated players (a `rematch` notification)."""
     room = await lobby.load_room(session, code=code, for_update=True)
-    started = await lobby.again(session, room=room, player=player)
+    started, offers = await lobby.again(session, room=room, player=player)
+    for notice in offers:
+        hub.notify(notice)
     await live.seats_changed(room.id)
     if started:
         await live.room_started(room.id)

@@ -37,6 +37,7 @@ NotificationKind = Literal[
     "challenge_answered",
     "challenge_expired",
     "party_invite",
+    "rematch",
     "warning",
 ]
 FRIEND_REQUEST: NotificationKind = "friend_request"
@@ -45,6 +46,9 @@ CHALLENGE: NotificationKind = "challenge"
 CHALLENGE_ANSWERED: NotificationKind = "challenge_answered"
 CHALLENGE_EXPIRED: NotificationKind = "challenge_expired"  # the sweeper (app/rooms/sweeper.py)
 PARTY_INVITE: NotificationKind = "party_invite"
+REMATCH: NotificationKind = (
+    "rematch"  # "play again" at a challenge's table (app/rooms/challenges.py)
+)
 WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
@@ -92,6 +96,11 @@ async def apart(session: AsyncSession, *, player_ids: list[str]) -> None:
     player who does not exist, so the block is not revealed to whoever asked."""
     if await social.blocks_among(session, player_ids=player_ids):
         raise SocialError("player_not_found", NO_SUCH_PLAYER, field="player_id")
+
+
+async def blocked_ids(session: AsyncSession, *, player_id: str) -> set[str]:
+    """The players this one blocks or is blocked by."""
+    return await social.blocked_either_way(session, player_id=player_id)
 
 
 async def blocks_among_either(session: AsyncSession, *, a: str, b: str) -> bool:

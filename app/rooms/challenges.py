@@ -294,6 +294,30 @@ async def _make_room(
     return room
 
 
+async def rematch(
+    session: AsyncSession, *, room: Room, player: Player
+) -> tuple[bool, list[Notification]]:
+    """ "Play again" after a set (``quickplay.again``: at a challenge's table, the rematch):
+    whether the next set started, and, when the caller is the first to choose it there, a
+    ``rematch`` notification for each other seated human (``table``: the code) — never for one
+    who blocks the caller. The room is locked; flushes, never commits."""
+    seats = await rooms.get_seats(session, room_id=room.id)
+    humans = [s.player_id for s in seats if s.player_id is not None]
+    first = not room.quickplay and all(s.ready_at is None for s in seats if s.player_id)
+    started = await quickplay.again(session, room=room, player_id=player.id)
+    if started or not first:
+        return started, []
+    avoid = await social.blocked_ids(session, player_id=player.id)
+    notices = [
+        await social.notify(
+            session, player_id=other, kind=social.REMATCH, about=player, extra={"table": room.code}
+        )
+        for other in humans
+        if other != player.id and other not in avoid
+    ]
+    return False, notices
+
+
 async def cancel(session: AsyncSession, *, player: Player, challenge_id: str) -> None:
     """The challenger withdraws a pending challenge."""
     await serialise(session, _key(challenge_id))

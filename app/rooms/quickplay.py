@@ -29,7 +29,7 @@ from app.presets import (
 )
 from app.rooms import lifecycle
 from app.rooms.lifecycle import LifecycleError
-from app.store import parties, rooms, social
+from app.store import challenges, parties, rooms, social
 from app.store.locks import serialise
 from app.store.models import GameSet, Room, Seat
 from app.store.types import utcnow
@@ -131,8 +131,13 @@ async def _start(session: AsyncSession, *, room: Room) -> None:
     await lifecycle.start_set(session, room_id=room.id, by=None)
 
 
-async def _my_seat(session: AsyncSession, room: Room, player_id: str) -> Seat:
-    if not room.quickplay:
+async def _my_seat(
+    session: AsyncSession, room: Room, player_id: str, *, rematch: bool = False
+) -> Seat:
+    """The caller's seat at an open quick-play table (``rematch``: or a challenge's)."""
+    if not room.quickplay and not (
+        rematch and await challenges.made_room(session, room_id=room.id)
+    ):
         raise LifecycleError("not_quickplay", "this is not a quick-play table")
     if room.status in lifecycle.FINAL:
         raise LifecycleError("room_closed", f"the room is {room.status}")
@@ -150,8 +155,10 @@ async def _my_seat(session: AsyncSession, room: Room, player_id: str) -> Seat:
 async def again(session: AsyncSession, *, room: Room, player_id: str) -> bool:
     """The player chooses "play again" after a set (flushes, never commits; the room is
     locked). Returns whether the next set started: it does once every seated human chose it
-    (bots into the empty seats); until then bots fill ``fill`` after the first choice."""
-    seat = await _my_seat(session, room, player_id)
+    (bots into the empty seats); until then bots fill ``fill`` after the first choice (quick
+    play). At a challenge's table this is the rematch (app/rooms/challenges.py ``rematch``):
+    the same, without the bot fill."""
+    seat = await _my_seat(session, room, player_id, rematch=True)
     if not await has_played(session, room.id):
         raise LifecycleError("not_playing", "no set has been played here yet")
     if seat.ready_at is None:
@@ -174,7 +181,8 @@ async def start_now(session: AsyncSession, *, room: Room, player_id: str) -> Non
 async def settle(session: AsyncSession, *, room: Room) -> bool:
     """After a choice or a departure in a finished room: start the next set when every seated
     human chose "play again". Returns whether it started."""
-    if not finished(room, played=await has_played(session, room.id)):
+    # (a challenge's table too: its rematch; ``finished`` is quick play's, for the bot fill)
+    if room.status != "open" or not await has_played(session, room.id):
         return False
     humans = [s for s in await rooms.get_seats(session, room_id=room.id) if s.player_id]
     if not humans or any(s.ready_at is None for s in humans):

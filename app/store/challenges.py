@@ -66,3 +66,9 @@ async def overdue(session: AsyncSession, *, now: datetime, limit: int) -> list[s
         .limit(limit)
     )
     return list((await session.scalars(query)).all())
+
+
+async def made_room(session: AsyncSession, *, room_id: str) -> bool:
+    """Whether the room is the table a challenge made."""
+    query = select(Challenge.id).where(Challenge.room_id == room_id).limit(1)
+    return await session.scalar(query) is not None

@@ -2,7 +2,7 @@
 decline, an expiry (and the sweepers of two nodes telling everyone once), a cancel; a blocker
 answered as nobody, invitees who block one another, a block made after the challenge; the
 stored notifications of an invitee who is away, and live ones on /ws/me; bad input changing
-nothing; the rate limit."""
+nothing; the rate limit; the rematch ("play again" at a challenge's table)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ import pytest
 
 from app.rooms.sweeper import Sweeper
 from app.settings import Settings
-from app.store import social
+from app.store import rooms, social
 from app.store.db import Database
-from app.store.models import Notification
+from app.store.models import GameSet, Notification
 from app.store.types import utcnow
 from tests.app.live.client import Lobby, MeClient
 from tests.app.live.server import ServerProcess
@@ -372,3 +372,62 @@ async def test_a_block_made_after_the_challenge_stops_it_from_being_played(
     assert [t["answer"] for t in view["to"]] == ["accepted", "pending"]
     # Declining still works.
     assert (await answer(api, citra, cid, "decline")).json()["status"] == "declined"
+
+
+# --- the rematch: "play again" at a challenge's table -------------------------------------------
+
+
+async def _set_played(app: Any, code: str) -> str:
+    """The room's set is over (as the table stores it): a set row, the room open."""
+    async with app.state.db.session() as session:
+        room = await rooms.get_room_by_code(session, code=code)
+        assert room is not None and room.status == "open"
+        session.add(GameSet(room_id=room.id, number=1, rules={}, started_at=utcnow()))
+        await session.commit()
+        return room.id
+
+
+async def test_a_rematch_offers_the_same_table_to_the_same_players(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
+    made = await challenge(api, ayu, [budi, citra], settings={"mode": "tunggal"}, open_seats=True)
+    cid = made.json()["id"]
+    for who in (budi, citra):
+        assert (await answer(api, who, cid, "accept")).status_code == 200
+    code = (await api.get(f"/api/challenges/{cid}", headers=ayu.headers)).json()["room"]
+    early = await api.post(f"/api/rooms/{code}/again", headers=budi.headers)
+    assert early.json()["error"]["code"] == "not_playing"  # no set played yet
+    await _set_played(app, code)
+    assert (await api.post(f"/api/blocks/{budi.player_id}", headers=citra.headers)).is_success
+
+    first = await api.post(f"/api/rooms/{code}/again", headers=budi.headers)
+    assert first.status_code == 200, first.text
+    assert first.json()["status"] == "open"
+    assert [s["ready"] for s in first.json()["seats"]][:3] == [False, True, False]
+    offers = [p for k, p in await kinds(app, ayu) if k == "rematch"]
+    assert offers == [{"player_id": budi.player_id, "name": "Budi", "table": code}]
+    # Never to a player who blocks the caller; and only the first choice offers it.
+    assert [k for k, _ in await kinds(app, citra) if k == "rematch"] == []
+    assert (await api.post(f"/api/rooms/{code}/again", headers=ayu.headers)).is_success
+    assert [k for k, _ in await kinds(app, budi) if k == "rematch"] == []
+    assert len([k for k, _ in await kinds(app, ayu) if k == "rematch"]) == 1
+    # The last of them: the next set starts at the same table, same seats, a bot in the open one.
+    last = await api.post(f"/api/rooms/{code}/again", headers=citra.headers)
+    assert last.status_code == 200 and last.json()["status"] == "playing"
+    seats = seats_of(last.json())
+    assert [seats[0], seats[1], seats[2]] == [ayu.player_id, budi.player_id, citra.player_id]
+    assert seats[3] is not None
+
+
+async def test_play_again_stays_for_quick_play_and_challenges(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    host = await make_guest("Host")
+    made = await api.post("/api/rooms", json={"mode": "tunggal"}, headers=host.headers)
+    code = made.json()["code"]
+    assert (await api.post(f"/api/rooms/{code}/seats/0", headers=host.headers)).is_success
+    await _set_played(app, code)
+    refused = await api.post(f"/api/rooms/{code}/again", headers=host.headers)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_quickplay"
+    assert await kinds(app, host) == []
