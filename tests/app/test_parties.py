@@ -220,3 +220,20 @@ async def test_an_invitation_between_players_with_a_block_cannot_be_accepted(
     assert refused.status_code == 404 and refused.json()["error"]["code"] == "party_not_found"
     assert [p["id"] for p in (await mine(api, budi))["incoming"]] == [pid]
     assert (await mine(api, budi))["party"] is None
+
+
+async def test_a_party_is_never_seated_beside_a_player_either_partner_blocks(
+    api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    ayu, budi, dewi = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("Dewi")
+    await partners(api, ayu, budi)
+    # Dewi waits at a Ganda table; she blocks Budi (not Ayu, who is the one calling).
+    assert (
+        await api.post(f"/api/blocks/{budi.player_id}", headers=dewi.headers)
+    ).status_code == 204
+    dewis, _ = await quick_play(api, dewi)
+    ours, _ = await quick_play(api, ayu)
+    assert ours != dewis
+    assert set((await seats(api, dewis)).values()) - {None} == {dewi.player_id}
+    placed = await seats(api, ours)
+    assert (placed[0], placed[2]) == (ayu.player_id, budi.player_id)
