@@ -106,6 +106,7 @@ class Settings(BaseSettings):
     # POST /api/friends/{id} (requests and acceptances): per address, and per player (any address)
     rate_friends: str = "20/minute;200/day"
     rate_blocks: str = "30/minute"  # POST and DELETE /api/blocks/{id}, per address
+    rate_lookups: str = "30/minute"  # GET /api/players/by-username/{name}, per address
     max_friends: int = Field(default=500, gt=0)  # friendships per player
     # POST /api/challenges and POST /api/parties: per address, and per player (any address)
     rate_challenges: str = "10/minute;100/day"
@@ -157,6 +158,7 @@ class Settings(BaseSettings):
         "rate_admin",
         "rate_friends",
         "rate_blocks",
+        "rate_lookups",
         "rate_challenges",
         "rate_parties",
         "rate_tournaments",

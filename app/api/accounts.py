@@ -296,6 +296,24 @@ async def get_profile(
     return ProfileOut.model_validate(found)
 
 
+@router.get(
+    "/players/by-username/{username}",
+    responses={404: _err("`player_not_found`: no account has this username")},
+    dependencies=[Depends(rate_limit("lookups"))],
+)
+async def find_by_username(
+    username: Annotated[str, Path(max_length=40)], session: SessionDep
+) -> ProfileOut:
+    """The profile of the player whose account has this username (any case): how the friends
+    drawer finds a player by name. Guests have no username. Limited per address
+    (GAPLE_RATE_LOOKUPS)."""
+    player_id = await accounts.player_of_username(session, username=username)
+    found = None if player_id is None else await profiles.profile(session, player_id=player_id)
+    if found is None:
+        raise NotFound("no such player", code="player_not_found")
+    return ProfileOut.model_validate(found)
+
+
 @router.get("/leaderboard", responses=BAD)
 async def get_leaderboard(
     session: SessionDep,

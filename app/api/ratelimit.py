@@ -15,7 +15,8 @@ node spends from the same budget.
 When that Redis cannot be reached, a limited call is refused ``503`` ``unavailable`` (with
 Retry-After) before it changes anything: the budget is shared, so no node can tell on its own
 whether the caller has spent it, and letting every call through for as long as Redis is down
-would make an outage a window for floods. Reads are never limited, so they keep working.
+would make an outage a window for floods. Reads are never limited, so they keep working —
+but for the lookup of a player by username, which would otherwise list every account.
 """
 
 from __future__ import annotations

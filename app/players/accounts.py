@@ -93,5 +93,16 @@ async def authenticate(session: AsyncSession, *, username: str, password: str) -
     return player
 
 
+async def player_of_username(session: AsyncSession, *, username: str) -> str | None:
+    """The player id whose account has this username (any case), or None (also for one that
+    is no username at all)."""
+    try:
+        folded = fold_username(username)
+    except AccountError:
+        return None
+    account = await _by_username(session, folded)
+    return None if account is None else account.player_id
+
+
 async def _by_username(session: AsyncSession, username: str) -> Account | None:
     return await session.scalar(select(Account).where(Account.username == username))

@@ -243,3 +243,23 @@ async def test_a_flood_of_requests_is_refused_and_changes_nothing(settings: Sett
             assert refused.status_code == 429
             assert (await befriend(two, others[4], me.player_id)).status_code == 200
         assert await count(app, Friendship) == 4
+
+
+async def test_a_player_is_found_by_username_in_any_case(
+    api: httpx.AsyncClient, make_guest: Any
+) -> None:
+    ayu = await make_guest("Ayu")
+    saved = await api.post(
+        "/api/accounts",
+        json={"username": "ayu_66", "password": "a long secret"},
+        headers=ayu.headers,
+    )
+    assert saved.status_code == 201, saved.text
+    for typed in ("ayu_66", "AYU_66"):
+        found = await api.get(f"/api/players/by-username/{typed}")
+        assert found.status_code == 200, found.text
+        assert (found.json()["player_id"], found.json()["name"]) == (ayu.player_id, "Ayu")
+    for typed in ("nobody_here", "no way!", "x"):
+        missing = await api.get(f"/api/players/by-username/{typed}")
+        assert missing.status_code == 404, typed
+        assert missing.json()["error"]["code"] == "player_not_found"

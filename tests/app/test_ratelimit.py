@@ -327,6 +327,7 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/friends/{player_id}", "post"),  # per address (and per player inside the call)
         ("/api/blocks/{player_id}", "post"),
         ("/api/blocks/{player_id}", "delete"),
+        ("/api/players/by-username/{username}", "get"),  # finding players by name
         ("/api/challenges", "post"),  # per address (and per player inside the call)
         ("/api/parties", "post"),  # per address (and per player inside the call)
         ("/api/reports", "post"),  # per address
