@@ -1,7 +1,8 @@
 // The notification bell on the top bar, driven by the player's own socket /ws/me
 // (docs/PROTOCOL.md §7): the count of unread notifications, reset when the bell is tapped (which
-// marks them read: POST /api/notifications/read). When the tab is hidden and the player has
-// allowed it (asked on the first tap of the bell), the browser's Notification API shows each one.
+// marks them read: POST /api/notifications/read, and opens the list: views/social.js). When the
+// tab is hidden and the player has allowed it (asked on the first tap of the bell), the
+// browser's Notification API shows each one. Other modules read the socket's frames (onMe).
 
 import { h } from './dom.js';
 import { icon } from './icons.js';
@@ -13,6 +14,14 @@ import { backoffDelay } from './socket.js';
 
 const CHECK_MS = 3000; // how often to look for a token that has no socket yet
 const bell = { unread: 0, token: null, ws: null, live: false, attempt: 0, halted: false, timer: null };
+const listeners = new Set(); // what else reads /ws/me (social.js: presence, news)
+let opened = () => {}; // a tap on the bell also opens the notifications (main.js says how)
+
+/** ``fn(msg)`` for every frame /ws/me brings (presence, notification, welcome_me). */
+export function onMe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
 
 function url() {
   const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -20,7 +29,8 @@ function url() {
 }
 
 /** Open /ws/me for the saved player, and keep it open (a new one when the player changes). */
-export function initBell() {
+export function initBell({ onOpen = null } = {}) {
+  if (onOpen) opened = onOpen;
   check();
   setInterval(check, CHECK_MS);
   window.addEventListener('storage', (e) => { if (e.key === 'gaple.player') check(); });
@@ -63,22 +73,26 @@ function connect(token) {
 }
 
 function handle(msg) {
+  for (const fn of listeners) fn(msg);
   if (msg.type === 'welcome_me') {
     bell.attempt = 0;
     bell.live = true;
     bell.unread = msg.unread;
     changed();
   } else if (msg.type === 'notification') {
-    bell.unread += 1;
+    if (msg.id !== null) bell.unread += 1; // your_turn is not stored: nothing to mark read
     changed();
     showOutside(msg);
   }
 }
 
-/** The sentence for a notification, in the player's language. */
+/** The sentence for a notification, in the player's language (every kind: docs/API.md). */
 export function notificationText(msg) {
   const p = msg.payload || {};
-  return t(`bell.${msg.kind}`, { name: p.name || '?', table: p.table || '', reason: p.reason || '' });
+  let key = `bell.${msg.kind}`;
+  if (msg.kind === 'challenge_answered') key += p.answer === 'declined' ? '.declined' : p.room ? '.ready' : '.accepted';
+  const mode = p.mode === 'ganda' ? t('mode.ganda') : p.mode === 'tunggal' ? t('mode.tunggal') : '';
+  return t(key, { name: p.name || '?', table: p.table || p.room || '', reason: p.reason || '', mode });
 }
 
 function showOutside(msg) {
@@ -93,6 +107,7 @@ async function open() {
   if (typeof Notification !== 'undefined' && Notification.permission === 'default') {
     Notification.requestPermission().catch(() => {}); // a tap is the gesture the browser needs
   }
+  opened();
   if (bell.unread === 0) return;
   bell.unread = 0;
   changed();

@@ -28,6 +28,8 @@ import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
 import { rulesRoute } from './views/rules.js';
 import { initAlerts } from './alerts.js';
 import { initBell } from './bell.js';
+import { initSocial, openDrawer, closeDrawer, social } from './social.js';
+import { socialLayer, friendsButton } from './views/social.js';
 
 const LOBBY_REFRESH_MS = 4000;
 
@@ -37,6 +39,7 @@ const els = {
   main: document.getElementById('main'),
   toasts: document.getElementById('toasts'),
   account: document.getElementById('account-slot'),
+  social: document.getElementById('social-slot'),
 };
 
 let lobbyTimer = null;
@@ -347,10 +350,11 @@ function render() {
   document.title = state.room ? `${state.room.code} · ${t('app.name')}` : t('app.name');
   const skip = document.querySelector('.skip-link');
   if (skip) skip.textContent = t('skip');
-  replaceKeepingFocus(els.topbar, topbar(state, navigate));
+  replaceKeepingFocus(els.topbar, topbar(state, navigate, [friendsButton()]));
   renderBanner();
   replaceKeepingFocus(els.toasts, toasts(state.toasts));
   if (els.account) replaceKeepingFocus(els.account, accountLayer());
+  if (els.social) replaceKeepingFocus(els.social, socialLayer());
 
   if (boardObserver) {
     boardObserver.disconnect();
@@ -467,7 +471,11 @@ function boot() {
   });
   loadPresets();
   applyRoute();
-  initBell();
+  initBell({ onOpen: () => openDrawer('notices') });
+  initSocial({ navigate });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && social.open) closeDrawer();
+  });
 }
 
 boot();

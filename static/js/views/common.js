@@ -43,7 +43,8 @@ export function langToggle() {
   h('span', { 'aria-hidden': 'true' }, t('lang.toggle')));
 }
 
-export function topbar(state, navigate) {
+/** The top bar; ``extra``: controls main.js adds before the bell (the friends button). */
+export function topbar(state, navigate, extra = []) {
   const room = state.room;
   return [
     h('a', {
@@ -59,6 +60,7 @@ export function topbar(state, navigate) {
     }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, brandMark()), h('span', { class: 'brand-name' }, t('app.name'))),
     room ? h('span', { class: 'topbar-code', 'aria-label': `${t('room.code')} ${room.code}` }, room.code) : null,
     h('span', { class: 'topbar-spacer' }),
+    ...extra,
     bellButton(),
     accountBar(),
     langToggle(),

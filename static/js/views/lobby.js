@@ -8,6 +8,8 @@ import { initial } from '../text.js';
 import { nameLength } from '../text.js';
 import { profileLink } from './profile.js';
 import { practiceCard } from './practice.js';
+import { partnerQuickButton } from './social.js';
+import { partner } from '../social.js';
 import {
   presetNames, fieldOf, fieldKeys, choicesOf, rangeOf, fieldShown, draftFor, payloadFor,
   joinBotsDefault, quickplayChoices, nameMaxLength,
@@ -197,7 +199,8 @@ export function lobbyView(state, act) {
   // touching the forms.
   const p = state.player;
   const nameSig = JSON.stringify([p && p.name, state.drafts.editingName, nameMaxLength()]);
-  const quickSig = JSON.stringify([state.presets, state.drafts.quick, state.lobby.quickBusy]);
+  const mate = partner();
+  const quickSig = JSON.stringify([state.presets, state.drafts.quick, state.lobby.quickBusy, mate && mate.name]);
   const formsSig = JSON.stringify([state.presets, state.drafts.create, state.lobby.busy, state.lobby.createError]);
   const tablesSig = JSON.stringify([state.lobby.rooms, state.lobby.extra, state.lobby.next, state.lobby.more,
     state.lobby.error]);
@@ -281,7 +284,9 @@ function quickCard(state, act) {
   h('span', { class: 'btn-huge-sub' }, [
     choices.presets.length > 1 ? null : t(`create.preset.${q.preset}`),
     modeLabel(q.mode), t('seconds', { n: q.turn_seconds }),
-  ].filter(Boolean).join(' · '))));
+  ].filter(Boolean).join(' · '))),
+  // A party: either partner's Ganda quick play seats both, across (docs/API.md "Parties").
+  choices.modes.includes('ganda') ? partnerQuickButton(act.quickPlay, q, state.lobby.quickBusy) : null);
 }
 
 export function nameCard(state, act, { compact = false } = {}) {

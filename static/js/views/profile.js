@@ -12,6 +12,7 @@ import { initial } from '../text.js';
 import { errorText } from '../errors.js';
 import { ratingSeries, chartGeometry, signed } from '../chart.js';
 import { myPlayerId } from './account.js';
+import { profileActions } from './social.js';
 
 const ROUTE_RE = /^\/p\/([A-Za-z0-9_-]{1,64})\/?$/;
 const MODES = ['tunggal', 'ganda'];
@@ -140,7 +141,8 @@ export function profileView() {
         h('p', { class: 'profile-sub' },
           d.username ? h('span', { 'data-testid': 'profile-username' }, `@${d.username}`) : h('span', { class: 'muted' }, t('acct.guest')),
           mine ? h('span', { class: 'badge badge-you' }, t('profile.you')) : null),
-        h('p', { class: 'muted small', 'data-testid': 'profile-joined', 'data-joined': d.joined || '' }, t('profile.joined', { date: formatDate(d.joined) })))),
+        h('p', { class: 'muted small', 'data-testid': 'profile-joined', 'data-joined': d.joined || '' }, t('profile.joined', { date: formatDate(d.joined) })),
+        mine ? null : profileActions(d.player_id))),
     h('div', { class: 'profile-modes' }, MODES.map((mode) => modeCard(mode, (d.modes || {})[mode]))),
     setsList());
 }

@@ -16,6 +16,7 @@ import { sheetButton, sheetOverlay } from './scoresheet.js';
 import { icon } from '../icons.js';
 import { enter } from '../anim.js';
 import { profileLink } from './profile.js';
+import { seatMenuButton } from './social.js';
 import { rulesLink } from './practice.js';
 import { soundToggle } from '../alerts.js';
 import { afterRender as resumeMotion } from '../motion.js';
@@ -213,6 +214,7 @@ function seatPanel(i, ctx) {
   h('div', { class: 'seat-meta' },
     h('div', { class: 'seat-name', 'data-testid': 'seat-name', 'data-seat': i }, entry.player_id ? profileLink(entry.player_id, name, { newTab: true }) : name),
     h('div', { class: 'seat-badges' },
+      entry.player_id && i !== ctx.me ? seatMenuButton(entry.player_id, name) : null,
       i === ctx.me ? h('span', { class: 'badge badge-you' }, t('seat.you')) : null,
       partner === i ? h('span', { class: 'badge badge-partner', 'data-testid': 'partner-badge' }, t('seat.partner')) : null,
       entry.bot ? h('span', { class: 'badge badge-bot' }, t('seat.bot_badge')) : null),
