@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -133,6 +133,16 @@ def played_deals() -> list[dict[str, Any]]:
     return deals
 
 
+def social_words() -> dict[str, list[str]]:
+    """The notification kinds /ws/me may send, and the refusal codes of the social calls (the
+    challenges' and parties' table holds them all): the client says each in words."""
+    from app.api.challenges import STATUS
+    from app.rooms.protocol import NotificationKind
+
+    kinds = [k for arg in get_args(NotificationKind) for k in get_args(arg) or (arg,)]
+    return {"kinds": sorted(set(kinds)), "codes": sorted(set(STATUS) - {"invalid"})}
+
+
 UNITS = sorted((ROOT / "static" / "js" / "tests").glob("*.test.js"))
 
 
@@ -147,6 +157,8 @@ def test_client_units_pass_under_node(tmp_path: Path) -> None:
     vectors.write_text(json.dumps(fair_vectors()))
     deals = tmp_path / "deals.json"
     deals.write_text(json.dumps(played_deals(), default=str))
+    social = tmp_path / "social.json"
+    social.write_text(json.dumps(social_words()))
     result = subprocess.run(
         [node, "--experimental-default-type=module", "--test", *map(str, UNITS)],
         cwd=ROOT,
@@ -154,6 +166,7 @@ def test_client_units_pass_under_node(tmp_path: Path) -> None:
             "GAPLE_PRESETS_JSON": str(presets),
             "GAPLE_FAIRNESS_JSON": str(vectors),
             "GAPLE_DEALS_JSON": str(deals),
+            "GAPLE_SOCIAL_JSON": str(social),
             "PATH": "/usr/bin:/bin",
         },
         capture_output=True,
