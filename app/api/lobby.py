@@ -42,6 +42,7 @@ from app.presets import (
 from app.rooms import challenges, lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
+from app.store import challenges as challenge_rows
 from app.store import players, rooms
 from app.store.models import Notification, Player, Room, Seat
 from app.store.types import utcnow
@@ -431,6 +432,7 @@ async def room_view(
         status=room.status,  # type: ignore[arg-type]  # DB check
         closed_reason=room.closed_reason,  # type: ignore[arg-type]  # CloseReason
         quickplay=room.quickplay,
+        rematch=not room.quickplay and await challenge_rows.made_room(session, room_id=room.id),
         host=PlayerOut(player_id=room.host_id, name=names.get(room.host_id, "")),
         settings=RoomSettings.model_validate(with_defaults(room.settings)),
         seats=seat_views,

@@ -201,6 +201,11 @@ class RoomOut(BaseModel):
         default=None, description="Why a closed room closed: host_closed, idle, no_host, admin"
     )
     quickplay: bool = Field(default=False, description="Made by quick play (POST /api/quickplay)")
+    rematch: bool = Field(
+        default=False,
+        description="A challenge's table: after a set, `POST …/again` is the rematch (docs/API.md "
+        '"Challenges")',
+    )
     host: PlayerOut
     settings: RoomSettings
     seats: list[SeatOut] = Field(

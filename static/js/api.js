@@ -186,7 +186,7 @@ const num = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : 
  * Relied on: code; settings (or the same keys at top level) as the server sent them, no defaults
  * added here (they are the server's: GET /api/presets); seats [{seat, player_id, name, bot,
  * left_by, ready}]; host_id or host.player_id; status; closed_reason; seats_taken; spectators (a
- * number or a list); share_link; host_name or host.name; quickplay; bots_in_ms.
+ * number or a list); share_link; host_name or host.name; quickplay; rematch; bots_in_ms.
  */
 export function normRoom(raw) {
   if (!raw || typeof raw !== 'object') return { code: null, seats: [], settings: {} };
@@ -223,6 +223,8 @@ export function normRoom(raw) {
     closedReason: src.closed_reason || null,
     // The socket's room frames leave it out: null keeps what the REST room said (mergeInfo).
     quickplay: typeof src.quickplay === 'boolean' ? src.quickplay : null,
+    // A challenge's table: "play again" after a set is the rematch (REST only, as quickplay).
+    rematch: typeof src.rematch === 'boolean' ? src.rematch : null,
     settings,
     seats,
     seatsTaken: listed.length ? taken : num(src.seats_taken, taken),

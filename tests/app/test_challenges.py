@@ -396,6 +396,7 @@ async def test_a_rematch_offers_the_same_table_to_the_same_players(
     for who in (budi, citra):
         assert (await answer(api, who, cid, "accept")).status_code == 200
     code = (await api.get(f"/api/challenges/{cid}", headers=ayu.headers)).json()["room"]
+    assert (await api.get(f"/api/rooms/{code}")).json()["rematch"] is True
     early = await api.post(f"/api/rooms/{code}/again", headers=budi.headers)
     assert early.json()["error"]["code"] == "not_playing"  # no set played yet
     await _set_played(app, code)
@@ -426,6 +427,7 @@ async def test_play_again_stays_for_quick_play_and_challenges(
     host = await make_guest("Host")
     made = await api.post("/api/rooms", json={"mode": "tunggal"}, headers=host.headers)
     code = made.json()["code"]
+    assert made.json()["rematch"] is False
     assert (await api.post(f"/api/rooms/{code}/seats/0", headers=host.headers)).is_success
     await _set_played(app, code)
     refused = await api.post(f"/api/rooms/{code}/again", headers=host.headers)

@@ -50,12 +50,16 @@ export function quickWait(room, info, act) {
     startNow(room, act));
 }
 
-/** After a quick-play set, on the result panel: play again (same table) or leave. */
+/** After a quick-play set, on the result panel: play again (same table) or leave. At a
+ * challenge's table (`rematch`) the same choice is the rematch: no bots come by time, and the
+ * first to choose it offers it to the others (docs/API.md "Challenges"). */
 export function againBlock(ctx) {
   const { room, info, act } = ctx;
   const seat = typeof ctx.me === 'number' && info ? info.seats[ctx.me] : null;
   const ready = Boolean(seat && seat.ready);
   const humans = info ? info.seats.filter((x) => x.player_id) : [];
+  const rematch = Boolean(info && info.rematch && !info.quickplay);
+  if (rematch) return rematchBlock(ctx, seat, ready, humans);
   return h('div', { class: 'quick-again', 'data-testid': 'quick-again', 'data-ready': String(ready) },
     h('p', { class: 'muted small' }, t('quick.again.note')),
     humans.length ? h('ul', { class: 'quick-joined', 'data-testid': 'quick-ready-list' },
@@ -79,4 +83,22 @@ export function againBlock(ctx) {
         disabled: room.busy,
         onClick: act.leaveQuick,
       }, t('quick.leave'))) : null);
+}
+
+function rematchBlock(ctx, seat, ready, humans) {
+  const { room, act } = ctx;
+  return h('div', { class: 'quick-again', 'data-testid': 'rematch', 'data-ready': String(ready) },
+    h('p', { class: 'muted small' }, t('quick.rematch.note')),
+    h('ul', { class: 'quick-joined', 'data-testid': 'quick-ready-list' },
+      humans.map((x) => h('li', { 'data-testid': 'quick-ready', 'data-seat': x.seat, 'data-ready': String(x.ready) },
+        `${seatLabel(room, x.seat)}: `, x.ready ? t('quick.again.ready') : h('span', { class: 'muted' }, t('quick.again.choosing'))))),
+    seat && !ready ? h('div', { class: 'quick-again-actions' },
+      h('button', {
+        type: 'button',
+        class: 'btn btn-primary btn-large',
+        'data-testid': 'rematch-button',
+        'data-focus': 'rematch',
+        disabled: room.busy,
+        onClick: act.playAgain,
+      }, t('quick.rematch'))) : null);
 }

@@ -190,7 +190,7 @@ function setResultBlock(view, ctx) {
         'data-seat': i,
       }, `${seatLabel(room, i)}: `, h('strong', {}, String(score))))) : null,
     view.preset === 'klasik' && view.scoring === 'penalty' ? h('p', { class: 'muted small' }, t('klasik.scoring.penalty.short')) : null,
-    ctx.info && ctx.info.quickplay ? againBlock(ctx) : ctx.isHost
+    ctx.info && (ctx.info.quickplay || ctx.info.rematch) ? againBlock(ctx) : ctx.isHost
       ? h('button', {
         type: 'button',
         class: 'btn btn-primary btn-large',
