@@ -161,3 +161,10 @@ def test_friends_a_challenge_a_party_and_a_block(open_page: Any, lobby_api: Any)
     open_chat(c)
     wait_line(c, "hello from Budi")  # sent after Ayu's: hers would have come first
     assert not any("halo dari Ayu" in line for line in lines(c))
+
+    # On Ayu's profile Cici sees the way back too, and takes it.
+    c.goto(f"/p/{ayu['player_id']}")
+    c.by("profile", status="ready").wait_for()
+    c.by("profile-social").locator('[data-testid="unblock-player"]').click()
+    c.by("profile-social").locator('[data-testid="block-player"]').wait_for()
+    assert lobby_api._call("GET", "/api/blocks", cici["token"])["blocked"] == []
