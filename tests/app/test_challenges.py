@@ -288,6 +288,46 @@ async def test_challenge_and_answer_arrive_live_and_are_stored(server: ServerPro
         await theirs.close()
 
 
+async def test_an_expiry_arrives_live_from_the_servers_own_sweeper(
+    database_url: str, tmp_path: Path
+) -> None:
+    process = ServerProcess(
+        database_url,
+        tmp_path / "expiry",
+        GAPLE_RATE_GUESTS="1000/minute",
+        GAPLE_CHALLENGE_SECONDS="0.5",
+        GAPLE_SWEEP_SECONDS="0.1",
+    )
+    await asyncio.to_thread(process.start)
+    try:
+        ws = process.base_url.replace("http", "ws")
+        async with Lobby(process.base_url) as lobby:
+            ayu, budi = await lobby.guest("Ayu"), await lobby.guest("Budi")
+            mine, theirs = MeClient(ws, ayu["token"]), MeClient(ws, budi["token"])
+            await mine.connect()
+            await theirs.connect()
+            made = await lobby.http.post(
+                "/api/challenges",
+                json={"to": [budi["player_id"]]},
+                headers={"Authorization": f"Bearer {ayu['token']}"},
+            )
+            cid = made.json()["id"]
+
+            def expired(me: MeClient) -> list[dict[str, Any]]:
+                return [n for n in me.of_type("notification") if n["kind"] == "challenge_expired"]
+
+            for me in (mine, theirs):
+                await me.wait_for(lambda me=me: bool(expired(me)))
+                [notice] = expired(me)
+                assert notice["payload"]["challenge_id"] == cid and notice["id"] is not None
+            await asyncio.sleep(0.5)  # several sweeps more: still once each
+            assert len(expired(mine)) == len(expired(theirs)) == 1
+            await mine.close()
+            await theirs.close()
+    finally:
+        await asyncio.to_thread(process.stop)
+
+
 # --- expiry by the sweeper, and blocks among the players of a challenge -----------------------
 
 
