@@ -9,6 +9,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { icon } from '../icons.js';
 import { changed } from '../store.js';
+import { loadPlayer } from '../storage.js';
 import { notificationText } from '../bell.js';
 import {
   defaultPreset, draftFor, payloadFor, choicesOf, fieldOf, fieldShown, rangeOf,
@@ -143,7 +144,7 @@ function friendsTab() {
 function searchForm() {
   const found = social.found;
   const tie = found ? tieWith(found.player_id) : null;
-  const me = found && found.player_id === (social.token && myId());
+  const me = found && found.player_id === myId();
   return h('form', {
     class: 'social-search',
     'data-testid': 'friend-search',
@@ -175,12 +176,8 @@ function searchForm() {
 }
 
 function myId() {
-  try {
-    const player = JSON.parse(window.localStorage.getItem('gaple.player') || 'null');
-    return player && player.player_id;
-  } catch {
-    return null;
-  }
+  const player = loadPlayer();
+  return (player && player.player_id) || null;
 }
 
 function presenceText(f) {
