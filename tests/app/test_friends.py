@@ -263,3 +263,14 @@ async def test_a_player_is_found_by_username_in_any_case(
         missing = await api.get(f"/api/players/by-username/{typed}")
         assert missing.status_code == 404, typed
         assert missing.json()["error"]["code"] == "player_not_found"
+
+
+async def test_looking_players_up_by_username_is_rate_limited(
+    app: Any, api: httpx.AsyncClient
+) -> None:
+    app.state.settings.rate_lookups = "2/minute"
+    for _ in range(2):
+        assert (await api.get("/api/players/by-username/someone")).status_code == 404
+    limited = await api.get("/api/players/by-username/someone")
+    assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
+    assert "Retry-After" in limited.headers
