@@ -3,15 +3,26 @@
 and asks him; he accepts from his drawer; Ayu challenges him from his row and he accepts from
 the bell's list, and both land seated at one table; they partner up and quick-play Ganda, seated
 across; Cici blocks Ayu from a seat's menu and never sees Ayu's chat line (while Budi's, sent
-after it, arrives). Short: bots, no set played to its end."""
+after it, arrives). Short: bots, no set played to its end. Then a rematch at a challenge's table
+after a one-deal set."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
-from tests.e2e.gaple import PHONE, Page, no_horizontal_scroll, save_screenshot, wait_until
+from tests.e2e.gaple import (
+    PHONE,
+    Page,
+    no_horizontal_scroll,
+    play_set,
+    save_screenshot,
+    wait_until,
+)
 from tests.e2e.test_chat import lines, open_chat, say, wait_line
+
+SEED = random.randrange(1 << 32)
 
 
 def player_page(open_page: Any, guest: dict[str, Any], locale: str) -> Page:
@@ -168,3 +179,38 @@ def test_friends_a_challenge_a_party_and_a_block(open_page: Any, lobby_api: Any)
     c.by("profile-social").locator('[data-testid="unblock-player"]').click()
     c.by("profile-social").locator('[data-testid="block-player"]').wait_for()
     assert lobby_api._call("GET", "/api/blocks", cici["token"])["blocked"] == []
+
+
+def test_a_rematch_at_a_challenges_table(open_page: Any, lobby_api: Any) -> None:
+    rng = random.Random(SEED)
+    print(f"seed {SEED}")
+    ayu, budi = lobby_api.guest("Ayu"), lobby_api.guest("Budi")
+    made = lobby_api._call(
+        "POST",
+        "/api/challenges",
+        ayu["token"],
+        json={"to": [budi["player_id"]], "settings": {"mode": "tunggal", "deals_per_set": 1}},
+    )
+    code = lobby_api._call("POST", f"/api/challenges/{made['id']}/accept", budi["token"])["room"]
+    a, b = player_page(open_page, ayu, "id-ID"), player_page(open_page, budi, "en-US")
+    for page in (a, b):
+        page.goto(f"/r/{code}")
+        page.by("table").wait_for()
+    play_set([a, b], rng, timeout=240)
+    a.by("rematch-button").click()
+    a.by("quick-ready", seat=0, ready="true").wait_for()
+    # Budi is offered it (a notification) and sees who chose it; his choice starts the set.
+    b.by("quick-ready", seat=0, ready="true").wait_for()
+    assert b.by("rematch-button").inner_text() == "Rematch"
+    wait_until(
+        lambda: any(
+            n["kind"] == "rematch" and n["payload"]["table"] == code
+            for n in lobby_api._call("GET", "/api/notifications", budi["token"])["notifications"]
+        ),
+        10,
+        "no rematch offer",
+    )
+    b.by("rematch-button").click()
+    wait_until(lambda: lobby_api.room(code)["status"] == "playing", 10, "no second set")
+    room = lobby_api.room(code)
+    assert [s.get("player_id") for s in room["seats"][:2]] == [ayu["player_id"], budi["player_id"]]
