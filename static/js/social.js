@@ -5,7 +5,7 @@
 // followed by a fresh read of what it touched: the page draws what the server says.
 
 import { request } from './api.js';
-import { onMe } from './bell.js';
+import { onMe, notificationText } from './bell.js';
 import { changed, toast } from './store.js';
 import { loadPlayer } from './storage.js';
 import { errorText } from './errors.js';
@@ -122,9 +122,15 @@ function onMessage(msg) {
       reload(); // a request, an answer, an invitation: the lists changed too
     }
     const p = msg.payload || {};
-    if (msg.kind === 'challenge_answered' && p.room && !onATable()) {
-      // Everyone accepted the player's challenge: the table is waiting for them.
-      navigateTo(`/r/${p.room}`);
+    if (msg.kind === 'challenge_answered' && p.room) {
+      // Everyone accepted the player's challenge: the table is waiting for them. A player at
+      // another table stays there, told (the notification has the way to it).
+      if (onATable()) {
+        toast(notificationText(msg), 'info', 6000);
+      } else {
+        social.open = null;
+        navigateTo(`/r/${p.room}`);
+      }
     }
   }
 }
