@@ -46,9 +46,7 @@ CHALLENGE: NotificationKind = "challenge"
 CHALLENGE_ANSWERED: NotificationKind = "challenge_answered"
 CHALLENGE_EXPIRED: NotificationKind = "challenge_expired"  # the sweeper (app/rooms/sweeper.py)
 PARTY_INVITE: NotificationKind = "party_invite"
-REMATCH: NotificationKind = (
-    "rematch"  # "play again" at a challenge's table (app/rooms/challenges.py)
-)
+REMATCH: NotificationKind = "rematch"  # "play again" at a challenge's table (rematch)
 WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
