@@ -78,14 +78,35 @@ function handle(msg) {
 /** The sentence for a notification, in the player's language. */
 export function notificationText(msg) {
   const p = msg.payload || {};
-  return t(`bell.${msg.kind}`, { name: p.name || '?', table: p.table || '', reason: p.reason || '' });
+  return t(`bell.${msg.kind}`, {
+    name: p.name || '?',
+    table: p.table || '',
+    reason: p.reason || '',
+    round: p.round || '',
+    tournament: p.tournament_name || p.name || '',
+  });
+}
+
+/** Where a notification leads, or null: a tournament's round to the tournament's page. */
+export function notificationLink(msg) {
+  const p = msg.payload || {};
+  if (msg.kind === 'tournament_round' && Number.isInteger(p.tournament_id)) return `/turnamen/${p.tournament_id}`;
+  return null;
 }
 
 function showOutside(msg) {
   if (typeof document === 'undefined' || !document.hidden) return;
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   try {
-    new Notification(t('app.name'), { body: notificationText(msg), tag: msg.id ? `n${msg.id}` : undefined });
+    const shown = new Notification(t('app.name'), { body: notificationText(msg), tag: msg.id ? `n${msg.id}` : undefined });
+    const path = notificationLink(msg);
+    if (path) {
+      shown.onclick = () => {
+        window.focus();
+        window.history.pushState({}, '', path);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      };
+    }
   } catch { /* a browser that refuses it (some phones): the bell still counts */ }
 }
 

@@ -9,6 +9,7 @@ import * as rulesStrings from './i18n_rules.js';
 import * as sheetStrings from './i18n_sheet.js';
 import * as analysisStrings from './i18n_analysis.js';
 import * as quickStrings from './i18n_quick.js';
+import * as tournamentStrings from './i18n_tournaments.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -735,8 +736,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id, ...tournamentStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en, ...tournamentStrings.en },
 };
 export const LANGS = ['id', 'en'];
 
