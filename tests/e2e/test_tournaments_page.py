@@ -162,3 +162,55 @@ def test_create_enter_confirm_start_and_see_round_one(open_page: Any, lobby_api:
     assert player.by("tournament-round", round="1").locator("h3").inner_text().startswith("Round 1")
     no_horizontal_scroll(player)
     without_refused_tournament_socket(organizer, player, partner)
+
+
+def test_a_knockouts_pools_and_bracket_are_drawn_and_fit_a_phone(
+    open_page: Any, lobby_api: LobbyApi
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    org = account(lobby_api, "Ketua")
+    body = {
+        "name": "Piala PORDI Kecamatan",
+        "format": "knockout",
+        "mode": "ganda",
+        "settings": {"preset": "pordi"},
+        "starts_at": (datetime.now(UTC) + timedelta(hours=3)).isoformat(),
+        "min_entrants": 2,
+        "max_entrants": 16,
+    }
+    tid = lobby_api._call("POST", "/api/tournaments", org["token"], json=body)["id"]
+    players = [lobby_api.guest(f"Pemain {n}") for n in range(16)]
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        entry = lobby_api._call(
+            "POST",
+            f"/api/tournaments/{tid}/entries",
+            a["token"],
+            json={"partner_id": b["player_id"]},
+        )
+        lobby_api._call(
+            "POST", f"/api/tournaments/{tid}/entries/{entry['entrant']['id']}/confirm", b["token"]
+        )
+    view = lobby_api._call("POST", f"/api/tournaments/{tid}/start", org["token"])
+    assert view["pools"], view
+
+    me = players[0]
+    page = open_page(viewport=PHONE, label="pemain0", locale="en-GB")
+    as_player(page, me)
+    page.goto(f"/turnamen/{tid}")
+    page.by("tournament-bracket").wait_for()
+    pools = page.by("bracket-pool")
+    assert [pools.nth(i).get_attribute("data-pool") for i in range(pools.count())] == [
+        p["name"] for p in view["pools"]
+    ]
+    # Round 1's tables are drawn in their pools, each once, the viewer's own marked.
+    first = view["rounds"][0]["tables"]
+    assert page.page.locator(
+        '[data-testid="bracket-pool"] [data-testid="bracket-table"]'
+    ).count() == len(first)
+    assert page.page.locator('[data-testid="bracket-table"].mine').count() == 1
+    # The bracket's rounds come after the pools: none yet, the strip says so.
+    assert page.by("tournament-bracket").get_attribute("data-columns") == "0"
+    no_horizontal_scroll(page)
+    save_screenshot(page.page, "tournament-bracket-phone", full_page=True)
+    without_refused_tournament_socket(page)
