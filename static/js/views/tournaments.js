@@ -646,7 +646,7 @@ function bracketCard(view) {
     h('div', { class: 'br-strip', 'data-testid': 'bracket-strip', tabindex: '0', role: 'group', 'aria-label': t('tour.bracket') },
       layout.columns.length ? layout.columns.map((col, i) => h('div', { class: 'br-col', 'data-testid': 'bracket-column', 'data-round': col.number },
         h('h3', { class: 'small' }, layout.final && i === layout.columns.length - 1 ? t('tour.final') : t('tour.round.n', { n: col.number })),
-        col.tables.map((table) => miniTable(view, table, mineId)))) : h('p', { class: 'muted small' }, t('tour.bracket.later'))));
+        h('div', { class: 'br-col-tables' }, col.tables.map((table) => miniTable(view, table, mineId))))) : h('p', { class: 'muted small' }, t('tour.bracket.later'))));
 }
 
 function detailView() {
