@@ -234,7 +234,7 @@ function createArea(me) {
   }
   const d = ensureDraft();
   const r = rules();
-  if (!d || !r) return h('p', { class: 'muted', role: 'status' }, t('presets.error'));
+  if (!d || !r) return h('p', { class: 'muted', role: 'status' }, getCatalogue() ? t('presets.error') : t('tour.loading'));
   const err = tv.formError;
   const set = (key, value, rerender = false) => {
     d[key] = value;
@@ -295,6 +295,12 @@ function createArea(me) {
     h('fieldset', { class: 'field tour-settings' },
       h('legend', { class: 'field-label' }, t('tour.form.settings')),
       presetSelect('tournament', s, (preset) => {
+        // A preset with one mode (Klasik is Tunggal) sets the tournament's.
+        const modes = choicesOf(preset, 'mode');
+        if (modes.length && !modes.includes(d.mode)) {
+          d.mode = modes[0];
+          d.min_entrants = Math.max(d.min_entrants, r.table_entrants[d.mode]);
+        }
         d.settings = { ...draftFor(preset, s), mode: d.mode };
         changed();
       }, settingsErr),
