@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.deps import SettingsDep
-from app.api.schemas import PresetsOut
+from app.api.schemas import PresetsOut, tournament_rules
 from app.presets import catalogue
 from app.rooms import chat
 
@@ -16,7 +16,15 @@ router = APIRouter(tags=["rooms"])
 async def presets(settings: SettingsDep) -> PresetsOut:
     """The presets with their defaults and their create form (fields in display order, with
     choices or ranges), the bot kinds, the quick-play choices, the chat's reactions and
-    quick phrases (both languages), and how long a player name may be. Clients build their
+    quick phrases (both languages), how long a player name may be, and the tournament form's
+    limits and defaults. Clients build their
     create form, play-now button and name field from this instead of keeping their own copy."""
     names = {"max_length": settings.max_name_length}
-    return PresetsOut.model_validate({**catalogue(), "chat": chat.catalogue(), "names": names})
+    return PresetsOut.model_validate(
+        {
+            **catalogue(),
+            "chat": chat.catalogue(),
+            "names": names,
+            "tournaments": tournament_rules(),
+        }
+    )

@@ -366,6 +366,18 @@ class NameRules(BaseModel):
     )
 
 
+class TournamentRules(BaseModel):
+    """What a tournament's create form offers and starts from (app/tournaments/formats.py)."""
+
+    formats: list[tf.Format]
+    modes: list[Mode]
+    name_length: list[int] = Field(description="[min, max] characters after trimming")
+    rounds: list[int] = Field(description="[min, max] rounds of a Swiss")
+    entrants: list[int] = Field(description="[min, max] of max_entrants")
+    table_entrants: dict[str, int] = Field(description="Entrants per table by mode: the fewest")
+    defaults: dict[str, int] = Field(description="rounds, max_entrants")
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
@@ -374,6 +386,20 @@ class PresetsOut(BaseModel):
     quickplay: QuickplayChoices
     chat: ChatChoices
     names: NameRules
+    tournaments: TournamentRules
+
+
+def tournament_rules() -> dict[str, Any]:
+    """The tournament form's limits and defaults, read from their one home."""
+    return {
+        "formats": list(tf.FORMATS),
+        "modes": list(rs.MODES),
+        "name_length": list(tf.NAME_LENGTH),
+        "rounds": list(tf.ROUNDS_RANGE),
+        "entrants": list(tf.ENTRANTS_RANGE),
+        "table_entrants": dict(tf.TABLE_ENTRANTS),
+        "defaults": {"rounds": tf.DEFAULT_ROUNDS, "max_entrants": tf.DEFAULT_MAX_ENTRANTS},
+    }
 
 
 class QuickplayIn(_Strict):

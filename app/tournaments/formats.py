@@ -44,6 +44,9 @@ NAME_LENGTH = (3, 60)  # a tournament's name, in characters after trimming
 # The most entrants an organizer may allow (players in Tunggal, pairs in Ganda); the fewest it
 # may ask for is one table's worth, TABLE_ENTRANTS.
 ENTRANTS_RANGE = (4, 1024)
+# What a new tournament's form starts from (the client reads these from GET /api/presets).
+DEFAULT_ROUNDS = 5
+DEFAULT_MAX_ENTRANTS = 64
 
 
 class TournamentError(GapleError):

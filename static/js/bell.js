@@ -92,14 +92,36 @@ export function notificationText(msg) {
   let key = `bell.${msg.kind}`;
   if (msg.kind === 'challenge_answered') key += p.answer === 'declined' ? '.declined' : p.room ? '.ready' : '.accepted';
   const mode = p.mode === 'ganda' ? t('mode.ganda') : p.mode === 'tunggal' ? t('mode.tunggal') : '';
-  return t(key, { name: p.name || '?', table: p.table || p.room || '', reason: p.reason || '', mode });
+  return t(key, {
+    name: p.name || '?',
+    table: p.table || p.room || '',
+    reason: p.reason || '',
+    mode,
+    round: p.round || '',
+    tournament: p.tournament_name || p.name || '',
+  });
+}
+
+/** Where a notification leads, or null: a tournament's round to the tournament's page. */
+export function notificationLink(msg) {
+  const p = msg.payload || {};
+  if (msg.kind === 'tournament_round' && Number.isInteger(p.tournament_id)) return `/turnamen/${p.tournament_id}`;
+  return null;
 }
 
 function showOutside(msg) {
   if (typeof document === 'undefined' || !document.hidden) return;
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   try {
-    new Notification(t('app.name'), { body: notificationText(msg), tag: msg.id ? `n${msg.id}` : undefined });
+    const shown = new Notification(t('app.name'), { body: notificationText(msg), tag: msg.id ? `n${msg.id}` : undefined });
+    const path = notificationLink(msg);
+    if (path) {
+      shown.onclick = () => {
+        window.focus();
+        window.history.pushState({}, '', path);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      };
+    }
   } catch { /* a browser that refuses it (some phones): the bell still counts */ }
 }
 

@@ -19,6 +19,15 @@ const FIELDS = {
   target_points: { label: 'create.target' },
   players: { label: 'klasik.players' },
   text: { label: 'chat.placeholder' },
+  // A tournament's (views/tournaments.js names its own `name` tournament_name, and a room
+  // setting's `settings.x` by x).
+  tournament_name: { label: 'tournament_name.label' },
+  format: { label: 'field.format' },
+  rounds: { label: 'field.rounds' },
+  starts_at: { label: 'field.starts_at' },
+  min_entrants: { label: 'field.min_entrants' },
+  max_entrants: { label: 'field.max_entrants' },
+  partner_id: { label: 'field.partner_id' },
 };
 
 /** The player's sentence for a refused input: by its field, never the server's English. */

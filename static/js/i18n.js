@@ -10,6 +10,7 @@ import * as sheetStrings from './i18n_sheet.js';
 import * as analysisStrings from './i18n_analysis.js';
 import * as quickStrings from './i18n_quick.js';
 import * as socialStrings from './i18n_social.js';
+import * as tournamentStrings from './i18n_tournaments.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -736,8 +737,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id, ...socialStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en, ...socialStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id, ...socialStrings.id, ...tournamentStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en, ...socialStrings.en, ...tournamentStrings.en },
 };
 export const LANGS = ['id', 'en'];
 

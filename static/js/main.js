@@ -1,4 +1,4 @@
-// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard, /admin), the render loop
+// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard, /turnamen, /admin), the render loop
 // and the lobby's actions.
 
 import { replaceKeepingFocus, patchRegions, cssEscape } from './dom.js';
@@ -26,6 +26,7 @@ import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } 
 import { initAccount, accountLayer } from './views/account.js';
 import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
 import { rulesRoute } from './views/rules.js';
+import { tournamentsRoute, openTournaments, closeTournaments, tournamentsView } from './views/tournaments.js';
 import { initAlerts } from './alerts.js';
 import { initBell } from './bell.js';
 import { initSocial, openDrawer, closeDrawer, social } from './social.js';
@@ -53,7 +54,8 @@ function parseRoute() {
   const replay = replayRoute(window.location.pathname);
   if (replay) return replay;
   const page = profileRoute(window.location.pathname) || leaderboardRoute(window.location.pathname)
-    || adminRoute(window.location.pathname) || rulesRoute(window.location.pathname);
+    || adminRoute(window.location.pathname) || rulesRoute(window.location.pathname)
+    || tournamentsRoute(window.location.pathname);
   if (page) return page;
   const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
   return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
@@ -71,11 +73,13 @@ function applyRoute(intent = null) {
   if (route.name !== 'profile') closeProfile();
   if (route.name !== 'leaderboard') closeLeaderboard();
   if (route.name !== 'admin') closeAdmin();
-  if (route.name === 'profile' || route.name === 'leaderboard' || route.name === 'admin') {
+  if (route.name !== 'tournaments') closeTournaments();
+  if (['profile', 'leaderboard', 'admin', 'tournaments'].includes(route.name)) {
     stopLobbyPolling();
     session.closeRoom();
     if (route.name === 'profile') openProfile(route.id);
     else if (route.name === 'admin') openAdmin();
+    else if (route.name === 'tournaments') openTournaments(route.id);
     else openLeaderboard();
   } else if (route.name === 'replay') {
     stopLobbyPolling();
@@ -369,6 +373,8 @@ function render() {
     screen = leaderboardView();
   } else if (state.route.name === 'admin') {
     screen = adminView();
+  } else if (state.route.name === 'tournaments') {
+    screen = tournamentsView();
   } else if (state.route.name === 'replay') {
     const replay = replayView();
     screen = replay.node;

@@ -122,7 +122,15 @@ def test_serve_embedded_default(env: Path) -> None:
 
 
 async def test_client_pages(api: httpx.AsyncClient) -> None:
-    for path in ("/", "/r/ABC234", "/replay/41", "/p/" + "0" * 32, "/leaderboard"):
+    for path in (
+        "/",
+        "/r/ABC234",
+        "/replay/41",
+        "/p/" + "0" * 32,
+        "/leaderboard",
+        "/turnamen",
+        "/turnamen/7",
+    ):
         response = await api.get(path)
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")

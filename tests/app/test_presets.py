@@ -24,7 +24,7 @@ def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
     """The conftest's settings with room creation unthrottled: these tests make a room for
     every served choice, from one address (the rate limits are tested in test_ratelimit.py).
     Parametrized indirectly, the longest player name."""
-    update: dict[str, Any] = {"rate_rooms": "1000/minute"}
+    update: dict[str, Any] = {"rate_rooms": "1000/minute", "rate_tournaments": "1000/minute"}
     if hasattr(request, "param"):
         update["max_name_length"] = request.param
     return settings.model_copy(update=update)
@@ -278,3 +278,46 @@ async def test_the_name_limit_served_is_the_one_guests_are_held_to(
 async def test_the_default_name_limit_is_served(api: httpx.AsyncClient, settings: Settings) -> None:
     body = await _presets(api)
     assert body["names"] == {"max_length": settings.max_name_length}
+
+
+async def test_presets_serve_the_tournament_forms_limits_that_creating_holds(
+    api: httpx.AsyncClient, make_guest: Any
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    served = (await _presets(api))["tournaments"]
+    assert served["formats"] == ["swiss", "knockout"]
+    assert served["modes"] == list(rs.MODES)
+    low, high = served["rounds"]
+    guest: Guest = await make_guest("Penyelenggara")
+    saved = await api.post(
+        "/api/accounts",
+        json={"username": "penyelenggara", "password": "kartu-balak-66"},
+        headers=guest.headers,
+    )
+    assert saved.status_code == 201, saved.text
+    body = {
+        "name": "Piala RT",
+        "format": "swiss",
+        "mode": "tunggal",
+        "rounds": served["defaults"]["rounds"],
+        "settings": {"preset": "pordi"},
+        "starts_at": (datetime.now(UTC) + timedelta(hours=2)).isoformat(),
+        "min_entrants": served["table_entrants"]["tunggal"],
+        "max_entrants": served["defaults"]["max_entrants"],
+    }
+    for field, bad in (
+        ("rounds", high + 1),
+        ("rounds", low - 1),
+        ("max_entrants", served["entrants"][1] + 1),
+        ("min_entrants", served["table_entrants"]["ganda"] - 1),
+        ("name", "x" * (served["name_length"][0] - 1)),
+        ("name", "x" * (served["name_length"][1] + 1)),
+    ):
+        refused = await api.post(
+            "/api/tournaments", json={**body, field: bad}, headers=guest.headers
+        )
+        assert refused.status_code == 422, (field, bad, refused.text)
+        assert refused.json()["error"]["field"] == field
+    made = await api.post("/api/tournaments", json={**body, "rounds": high}, headers=guest.headers)
+    assert made.status_code == 201, made.text

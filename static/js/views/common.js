@@ -1,6 +1,7 @@
 // Pieces shared by every screen: the top bar, the connection banner, toasts, labels.
 
 import { bellButton } from '../bell.js';
+import { icon } from '../icons.js';
 import { h } from '../dom.js';
 import { t, toggleLang, lang } from '../i18n.js';
 import { tileSvg } from '../tiles.js';
@@ -61,6 +62,19 @@ export function topbar(state, navigate, extra = []) {
     room ? h('span', { class: 'topbar-code', 'aria-label': `${t('room.code')} ${room.code}` }, room.code) : null,
     h('span', { class: 'topbar-spacer' }),
     ...extra,
+    h('a', {
+      class: `topbar-link${state.route.name === 'tournaments' ? ' active' : ''}`,
+      href: '/turnamen',
+      'data-testid': 'tournaments-link',
+      'data-focus': 'tournaments-link',
+      'aria-label': t('nav.tournaments'),
+      title: t('nav.tournaments'),
+      onClick: (e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        navigate('/turnamen');
+      },
+    }, icon('trophy'), h('span', { class: 'topbar-link-text' }, t('nav.tournaments'))),
     bellButton(),
     accountBar(),
     langToggle(),

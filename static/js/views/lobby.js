@@ -2,6 +2,7 @@
 // Every choice list and default comes from the server's presets (../presets.js).
 
 import { h } from '../dom.js';
+import { icon } from '../icons.js';
 import { t, lang, has } from '../i18n.js';
 import { modeLabel, lengthLabel } from './common.js';
 import { initial } from '../text.js';
@@ -212,7 +213,8 @@ export function lobbyView(state, act) {
   },
   h('div', { class: 'lobby-hero' },
     h('h1', { id: 'lobby-title' }, t('app.name')),
-    h('p', { class: 'tagline' }, t('app.tagline'))),
+    h('p', { class: 'tagline' }, t('app.tagline')),
+    tournamentsLink()),
   h('div', { class: 'lobby-grid' },
     h('div', { class: 'lobby-col lobby-top', 'data-region': 'name', 'data-sig': nameSig }, nameCard(state, act)),
     h('div', { class: 'lobby-col lobby-quick', 'data-region': 'quick', 'data-sig': quickSig }, quickCard(state, act), practiceCard(state, act)),
@@ -220,6 +222,22 @@ export function lobbyView(state, act) {
     h('div', { class: 'lobby-col lobby-forms', 'data-region': 'forms', 'data-sig': formsSig },
       createCard(state, act),
       joinCard(state, act))));
+}
+
+/** The Tournaments page, from the lobby (the top bar's trophy is left out on a phone). */
+function tournamentsLink() {
+  return h('a', {
+    class: 'hero-link',
+    href: '/turnamen',
+    'data-testid': 'lobby-tournaments',
+    'data-focus': 'lobby-tournaments',
+    onClick: (e) => {
+      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      window.history.pushState({}, '', '/turnamen');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    },
+  }, icon('trophy'), ' ', t('nav.tournaments'));
 }
 
 /** A server-data problem in place of a form: the presets did not load. */
