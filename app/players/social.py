@@ -37,6 +37,7 @@ NotificationKind = Literal[
     "challenge_answered",
     "party_invite",
     "warning",
+    "tournament_round",
 ]
 FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
@@ -44,6 +45,7 @@ CHALLENGE: NotificationKind = "challenge"
 CHALLENGE_ANSWERED: NotificationKind = "challenge_answered"
 PARTY_INVITE: NotificationKind = "party_invite"
 WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
+TOURNAMENT_ROUND: NotificationKind = "tournament_round"  # a round starts: the entrant's table
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"
