@@ -168,6 +168,7 @@ async def test_watchers_see_the_rounds_as_entrants_play_them(server: ServerProce
             assert one is not None
             [table] = one["tables"]
             assert {s["player_id"] for s in table["seats"]} == {g["player_id"] for g in guests}
+
             def round_notices() -> list[dict[str, Any]]:
                 return [n for n in me.of_type("notification") if n["kind"] == "tournament_round"]
 
