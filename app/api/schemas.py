@@ -582,6 +582,9 @@ class TableSeatOut(BaseModel):
 class TournamentTableOut(BaseModel):
     number: int
     code: str | None = Field(description="The code of the room that plays it, once made")
+    set_id: int | None = Field(
+        description="The set played there, once dealt: its replay is /replay/{set_id}"
+    )
     entrants: list[int] = Field(description="Entry ids in seat order (Ganda: pair A, pair B)")
     seats: list[TableSeatOut] = Field(
         description="Who sits where: Tunggal an entrant a seat, Ganda a pair across (0/2, 1/3)"

@@ -430,11 +430,12 @@ def _rounds_view(
     rounds: Sequence[TournamentRound],
     tables: Sequence[TournamentTable],
     codes: dict[str, str],
+    sets: dict[str, int],
     entries: dict[int, TournamentEntry],
     names: dict[str, str],
 ) -> list[dict[str, Any]]:
-    """Each round with its byes and tables; a table's room code, its seats (who sits where for
-    which entrant), and its result with the points it scored."""
+    """Each round with its byes and tables; a table's room code and set (its replay), its seats
+    (who sits where for which entrant), and its result with the points it scored."""
     by_round: dict[int, list[dict[str, Any]]] = {r.number: [] for r in rounds}
     for table in tables:
         result = None
@@ -451,6 +452,7 @@ def _rounds_view(
             {
                 "number": table.number,
                 "code": code,
+                "set_id": sets.get(table.room_id) if table.room_id else None,
                 "entrants": [*table.entrants],
                 "seats": seats,
                 "result": result,
@@ -497,7 +499,9 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
     ids = {tournament.organizer_id}
     ids.update(p for e in entries for p in (e.player_id, e.partner_id) if p is not None)
     names = await players.get_player_names(session, player_ids=sorted(ids))
-    codes = await store.room_codes(session, room_ids=[t.room_id for t in tables if t.room_id])
+    made = [t.room_id for t in tables if t.room_id]
+    codes = await store.room_codes(session, room_ids=made)
+    sets = await store.first_sets(session, room_ids=made)
 
     def who(player_id: str | None) -> dict[str, str] | None:
         return None if player_id is None else {"player_id": player_id, "name": names[player_id]}
@@ -530,7 +534,9 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
             for e in entries
         ],
         "pools": tournament.pools,
-        "rounds": _rounds_view(mode, rounds, tables, codes, {e.id: e for e in entries}, names),
+        "rounds": _rounds_view(
+            mode, rounds, tables, codes, sets, {e.id: e for e in entries}, names
+        ),
         "standings": _standings_view(mode, entries, rounds, tables),
         "scoring": scoring(mode),
     }

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store.models import (
     Base,
+    GameSet,
     Rating,
     Room,
     Tournament,
@@ -235,6 +236,19 @@ async def room_codes(session: AsyncSession, *, room_ids: Iterable[str]) -> dict[
         return {}
     query = select(Room.id, Room.code).where(Room.id.in_(ids))
     return {row.id: row.code for row in await session.execute(query)}
+
+
+async def first_sets(session: AsyncSession, *, room_ids: Iterable[str]) -> dict[str, int]:
+    """The set each room played first (a tournament table's one set), by room id."""
+    ids = set(room_ids)
+    if not ids:
+        return {}
+    query = (
+        select(GameSet.room_id, func.min(GameSet.id))
+        .where(GameSet.room_id.in_(ids))
+        .group_by(GameSet.room_id)
+    )
+    return {row[0]: int(row[1]) for row in await session.execute(query)}
 
 
 async def tables_of_round(

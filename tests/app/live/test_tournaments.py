@@ -185,6 +185,8 @@ async def test_a_swiss_of_sixteen_players_runs_to_the_end(
         for t in r["tables"]:
             assert t["code"] and t["result"] is not None
             assert sum(t["result"]["points"]) == 6  # 3 + 2 + 1 + 0, shared by tied places
+            replay = await api.get(f"/api/sets/{t['set_id']}")  # what the page links
+            assert replay.status_code == 200 and replay.json()["room"]["code"] == t["code"]
     shown = [(s["entrant"], float(s["points"])) for s in body["standings"]]
     assert shown == recomputed(body)
     assert sum(p for _, p in shown) == 3 * 4 * 6  # three rounds of four tables
