@@ -172,8 +172,9 @@ async def open_round(
 
 async def record_set(conn: AsyncConnection, *, set_id: int, result: Mapping[str, Any]) -> bool:
     """If the set was a tournament table's, store its result (once): places and deal points
-    from the set's final scores; an entrant whose seat went to a bot, or who withdrew, places
-    last (as in a rated set, app/players/ratings.py, whose ``left`` marks this reads after it).
+    from the set's final scores; an entrant whose seat went to a bot places last (as in a rated
+    set, app/players/ratings.py, whose ``left`` marks this reads after it), and one who withdrew
+    below them.
     Runs in the transaction of the move that ended the set. True if a result was stored now."""
     scores = result.get("scores")
     if scores is None or result.get("abandoned"):
@@ -204,19 +205,21 @@ async def record_set(conn: AsyncConnection, *, set_id: int, result: Mapping[str,
         ).all()
     )
     mode = rules.mode
-    last = set()
+    last, forfeit = set(), set()
     for index, entrant in enumerate(table.entrants):
-        seats = entrant_seats(mode, index)
-        gone = entries[entrant].withdrawn_at is not None or any(
-            s not in lineup or lineup[s].left or seated.get(s) != lineup[s].player_id for s in seats
-        )
-        if gone:
+        if entries[entrant].withdrawn_at is not None:
+            forfeit.add(entrant)
+        elif any(
+            s not in lineup or lineup[s].left or seated.get(s) != lineup[s].player_id
+            for s in entrant_seats(mode, index)
+        ):
             last.add(entrant)
     done = result_from_scores(
         Table(table.round, table.number, tuple(table.entrants)),
         [int(scores[entrant_seats(mode, i)[0]]) for i in range(len(table.entrants))],
         lowest_wins=rules.set_goal == "least_after_deals",
         last=last,
+        forfeit=forfeit,
     )
     return await store.store_result(
         conn,
@@ -277,22 +280,26 @@ def next_pairing(
     if number <= len(stage):
         return stage[number - 1]
     in_pools = len(stage)
-    seeds: tuple[int, ...] = knockout.bracket_seeds(
+    drawn = knockout.bracket_seeds(
         mode,
         entrants,
         pools,
         [r for r in results if r.table.round <= in_pools],
         [b for b in byes if b.round <= in_pools],
     )
+    order = {e: i for i, e in enumerate(drawn)}
+    seeds = [s for s in drawn if s not in withdrawn]
     by_number = {r.number: r for r in rounds}
     for played in range(in_pools + 1, number):
-        if knockout.is_final(mode, seeds):
-            return None  # the final has been played
+        # A played round's seeds are whom it seated (a withdrawal since changes nothing there).
         pairing = _stored_pairing(played, by_number[played], tables)
-        seeds = knockout.advance(mode, pairing, results, seeds)
-        seeds = tuple(s for s in seeds if s not in withdrawn)
+        seated = sorted(pairing.entrants(), key=order.__getitem__)
+        if knockout.is_final(mode, seated):
+            return None  # the final has been played
+        going = knockout.advance(mode, pairing, results, seated)
+        seeds = [s for s in going if s not in withdrawn]
     if len(seeds) < size:
-        return None
+        return None  # withdrawals left one entrant: it has won
     return knockout.bracket_round(mode, number, seeds)
 
 

@@ -327,3 +327,37 @@ async def test_a_result_sent_twice_is_stored_once_and_pairs_once(
             == 2
         )
         assert await session.scalar(select(func.count()).where(TableRow.tournament_id == tid)) == 2
+
+
+async def test_a_pair_withdrawn_from_a_knockout_forfeits_its_pool_rounds_and_the_bracket(
+    api: httpx.AsyncClient, app: Any, clock: FakeClock, make_guest: MakeGuest
+) -> None:
+    org = await organizer(api, make_guest)
+    tid = await create(api, org, format="knockout", mode="ganda", rounds=None)
+    pairs = await entrants(api, make_guest, tid, 8, ganda=True)
+    started = await api.post(f"/api/tournaments/{tid}/start", headers=org.headers)
+    assert started.status_code == 200, started.text
+    leaver, partner = pairs[0]
+    gone = await api.delete(f"/api/tournaments/{tid}/entries/me", headers=partner.headers)
+    assert gone.status_code == 204  # the partner withdraws the pair's entry
+    await play_out(app, clock, tid)
+    body = (await api.get(f"/api/tournaments/{tid}")).json()
+    assert body["status"] == "finished"
+    mine = next(e["id"] for e in body["entrants"] if e["player"]["player_id"] == leaver.player_id)
+    # Two pools of four pairs: three rounds of two tables each; the top two of each go on, but
+    # never the pair that withdrew (three pairs: the best seed has a bye), then the final.
+    assert len(body["rounds"]) == 5 and [len(r["tables"]) for r in body["rounds"][:3]] == [4] * 3
+    bracket = body["rounds"][3]
+    going_on = [e for t in bracket["tables"] for e in t["entrants"]] + bracket["byes"]
+    assert mine not in going_on
+    assert (len(going_on), len(bracket["tables"])) in ((4, 2), (3, 1))
+    assert len(body["rounds"][4]["tables"]) == 1
+    for r in body["rounds"][1:3]:  # its fixed pool rounds: bots in its seats, placed last
+        [table] = [t for t in r["tables"] if mine in t["entrants"]]
+        room = (await api.get(f"/api/rooms/{table['code']}")).json()
+        index = table["entrants"].index(mine)
+        assert [s["bot"] is not None for s in room["seats"]][index::2] == [True, True]
+        assert table["result"]["places"][index] == 2
+    for r in body["rounds"][3:]:
+        assert all(mine not in t["entrants"] for t in r["tables"])
+    assert [(s["entrant"], float(s["points"])) for s in body["standings"]] == recomputed(body)
