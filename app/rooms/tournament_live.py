@@ -149,8 +149,8 @@ class TournamentRunner:
     async def tell(self, progress: Progress) -> None:
         """After the commit of a start or an advance: the rooms go live, the entrants are
         notified, and the watchers get what happened."""
-        for room_id in progress.rooms:
-            await self.live.room_started(room_id)
+        # Every table of the round at once (each node claims and deals its own concurrently).
+        await asyncio.gather(*(self.live.room_started(room_id) for room_id in progress.rooms))
         if self.hub is not None:
             for notice in progress.notices:
                 self.hub.notify(notice)
