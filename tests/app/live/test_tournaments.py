@@ -190,6 +190,15 @@ async def test_a_swiss_of_sixteen_players_runs_to_the_end(
     shown = [(s["entrant"], float(s["points"])) for s in body["standings"]]
     assert shown == recomputed(body)
     assert sum(p for _, p in shown) == 3 * 4 * 6  # three rounds of four tables
+    # Nobody was connected: each seat was played by the clock, then went to a bot that the
+    # player may take back; the tables were never abandoned (once over, a table nobody is at
+    # is closed, as any room nobody attends).
+    for t in body["rounds"][0]["tables"]:
+        room = (await api.get(f"/api/rooms/{t['code']}")).json()
+        assert room["status"] in ("open", "closed")
+        assert [(s["bot"] is not None, s["left_by"]) for s in room["seats"]] == [
+            (True, s["player_id"]) for s in t["seats"]
+        ]
 
 
 async def test_a_ganda_knockout_of_sixteen_pairs_runs_to_the_end(
