@@ -370,3 +370,46 @@ async def test_a_pair_withdrawn_from_a_knockout_forfeits_its_pool_rounds_and_the
     for r in body["rounds"][3:]:
         assert all(mine not in t["entrants"] for t in r["tables"])
     assert [(s["entrant"], float(s["points"])) for s in body["standings"]] == recomputed(body)
+
+
+async def test_a_late_entrant_plays_from_the_next_round_and_a_cancel_stops_the_rounds(
+    api: httpx.AsyncClient, app: Any, clock: FakeClock, make_guest: MakeGuest
+) -> None:
+    org = await organizer(api, make_guest)
+    tid = await create(api, org, rounds=3)
+    await entrants(api, make_guest, tid, 4)
+    assert (await api.post(f"/api/tournaments/{tid}/start", headers=org.headers)).status_code == 200
+    late = await make_guest("Telat")
+    joined = await api.post(f"/api/tournaments/{tid}/entries", headers=late.headers)
+    assert joined.status_code == 201, joined.text  # 2 x 1 started < 3 rounds
+    entry = joined.json()["entrant"]["id"]
+    manager: TableManager = app.state.live
+    runner: TournamentRunner = app.state.tournaments
+
+    async def rounds_paired() -> int:
+        async with app.state.db.session() as session:
+            found = await session.scalar(
+                select(func.count()).where(TournamentRound.tournament_id == tid)
+            )
+        return int(found or 0)
+
+    for _ in range(3000):
+        clock.advance(1.0)
+        for table in list(manager.tables.values()):
+            await table.settle()
+        await runner.idle()
+        if await rounds_paired() == 2:
+            break
+    second = (await api.get(f"/api/tournaments/{tid}")).json()["rounds"][1]
+    assert entry in [e for t in second["tables"] for e in t["entrants"]] + second["byes"]
+    assert len(second["tables"]) == 1 and len(second["byes"]) == 1  # five: one table, a bye
+    cancelled = await api.post(f"/api/tournaments/{tid}/cancel", headers=org.headers)
+    assert cancelled.status_code == 200
+    for _ in range(600):  # round 2's table plays on to its end; no round 3 is paired
+        clock.advance(1.0)
+        for table in list(manager.tables.values()):
+            await table.settle()
+        await runner.idle()
+    await runner.sweep()
+    body = (await api.get(f"/api/tournaments/{tid}")).json()
+    assert body["status"] == "cancelled" and len(body["rounds"]) == 2
