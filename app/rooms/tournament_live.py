@@ -192,16 +192,22 @@ class TournamentRunner:
             due = await store.due_to_start(session, now=now)
             waiting = await store.waiting_to_advance(session)
         for tournament_id in due:
-            async with self.db.session() as session, session.begin():
-                progress = await tournaments.start_due(
-                    session, tournament_id=tournament_id, new_code=self.new_code, now=now
-                )
-            if progress is not None:
-                acted.append(tournament_id)
-                await self.tell(progress)
+            try:
+                async with self.db.session() as session, session.begin():
+                    progress = await tournaments.start_due(
+                        session, tournament_id=tournament_id, new_code=self.new_code, now=now
+                    )
+                if progress is not None:
+                    acted.append(tournament_id)
+                    await self.tell(progress)
+            except Exception:  # one tournament's trouble must not hold up the others
+                log.exception("tournament %s: could not start", tournament_id)
         for tournament_id in waiting:
-            if await self.advance(tournament_id) is not None:
-                acted.append(tournament_id)
+            try:
+                if await self.advance(tournament_id) is not None:
+                    acted.append(tournament_id)
+            except Exception:
+                log.exception("tournament %s: the round could not go on", tournament_id)
         return acted
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
