@@ -147,13 +147,22 @@ class TournamentRunner:
         return progress
 
     async def tell(self, progress: Progress) -> None:
-        """After the commit of a start or an advance: the rooms go live, the entrants are
-        notified, and the watchers get what happened."""
+        """After the commit of a start or an advance: the rooms go live, the watchers get what
+        happened, and the entrants' notifications are stored and pushed."""
         # Every table of the round at once (each node claims and deals its own concurrently).
         await asyncio.gather(*(self.live.room_started(room_id) for room_id in progress.rooms))
+        await self._frames(progress)
+        try:
+            async with self.db.session() as session, session.begin():
+                notices = await tournament_play.notify_round(session, progress=progress)
+        except Exception:  # the round is live and its watchers told: a lost notice is no more
+            log.exception("tournament %s: round notifications", progress.tournament_id)
+            return
         if self.hub is not None:
-            for notice in progress.notices:
+            for notice in notices:
                 self.hub.notify(notice)
+
+    async def _frames(self, progress: Progress) -> None:
         tid = progress.tournament_id
         view = await self.view(tid)
         if progress.finished_round is not None and not progress.finished:

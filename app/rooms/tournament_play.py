@@ -66,7 +66,8 @@ class Progress:
     rounds: list[int] = field(default_factory=list)  # rounds whose rooms were made now
     finished_round: int | None = None  # the round that ended now
     finished: bool = False  # the tournament ended now
-    notices: list[Notification] = field(default_factory=list)
+    # (player, payload) of each ``tournament_round`` notification to store once the round is live
+    seated: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
 def entrant_seats(mode: str, index: int) -> tuple[int, ...]:
@@ -118,12 +119,11 @@ async def open_round(
     session: AsyncSession, *, tournament: Tournament, number: int, new_code: Callable[[], str]
 ) -> Progress:
     """Round ``number`` (paired and stored) is played: a room per table with every entrant
-    seated (a withdrawn entrant's seats: bots) and its set started; the round is ``playing``,
-    and each entrant's players get a ``tournament_round`` notification with their table."""
+    seated (a withdrawn entrant's seats: bots) and its set started; the round is ``playing``.
+    Each seated player is to get a ``tournament_round`` notification with their table
+    (``Progress.seated``; ``notify_round`` stores them once the round is live)."""
     progress = Progress(tournament.id, rounds=[number])
     entries = {e.id: e for e in await store.get_entries(session, tournament_id=tournament.id)}
-    organizer = await players.get_player(session, player_id=tournament.organizer_id)
-    assert organizer is not None
     settings = room_settings(tournament, number)
     for table in await store.tables_of_round(session, tournament_id=tournament.id, number=number):
         placed = seat_players(tournament.mode, table.entrants, entries)
@@ -150,21 +150,29 @@ async def open_round(
             "round": number,
             "table": room.code,
         }
-        for player_id in present.values():
-            progress.notices.append(
-                await social.notify(
-                    session,
-                    player_id=player_id,
-                    kind=social.TOURNAMENT_ROUND,
-                    about=organizer,
-                    extra=extra,
-                )
-            )
+        progress.seated += [(player_id, extra) for player_id in present.values()]
     found = await session.get(TournamentRound, (tournament.id, number))
     assert found is not None
     found.status = "playing"
     await session.flush()
     return progress
+
+
+async def notify_round(session: AsyncSession, *, progress: Progress) -> list[Notification]:
+    """Store the ``tournament_round`` notifications of the rounds ``progress`` opened (from the
+    organizer). Apart from the round's own transaction, so its rooms are dealt first."""
+    if not progress.seated:
+        return []
+    tournament = await store.get_tournament(session, tournament_id=progress.tournament_id)
+    assert tournament is not None
+    organizer = await players.get_player(session, player_id=tournament.organizer_id)
+    assert organizer is not None
+    return [
+        await social.notify(
+            session, player_id=player_id, kind=social.TOURNAMENT_ROUND, about=organizer, extra=extra
+        )
+        for player_id, extra in progress.seated
+    ]
 
 
 # --- a set's end: the table's result ------------------------------------------------------------
