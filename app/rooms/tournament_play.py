@@ -133,13 +133,11 @@ async def open_round(
             session, host_id=host, settings=settings, quickplay=False, new_code=new_code
         )
         room.tournament_id, room.round = tournament.id, number
-        for seat in sorted(placed):
-            if seat in present:
-                await rooms.put_in_seat(
-                    session, room_id=room.id, seat=seat, player_id=present[seat]
-                )
-            else:
-                await rooms.put_in_seat(session, room_id=room.id, seat=seat, bot=DEFAULT_BOT)
+        occupants = {
+            seat: (present[seat], None) if seat in present else (None, DEFAULT_BOT)
+            for seat in placed
+        }
+        await rooms.fill_seats(session, room_id=room.id, occupants=occupants)
         await rooms.update_room(session, room=room)
         await lifecycle.start_set(session, room_id=room.id, by=None)
         table.room_id = room.id
