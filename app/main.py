@@ -114,7 +114,6 @@ def create_app(
             if redis_probe is not None:
                 redis_probe.cancel()
             await app.state.limiter.aclose()
-            await runner.aclose()
             await close_shared_runner()
             if app.state.redis is not None:
                 await app.state.redis.aclose()
@@ -188,6 +187,8 @@ async def _drain(app: FastAPI, grace: float) -> None:
         await app.state.sweeper.aclose()  # it would start or close tables on a node going away
     if app.state.hub is not None:
         await app.state.hub.aclose()  # /ws/me sockets reconnect elsewhere
+    if app.state.tournaments is not None:
+        await app.state.tournaments.aclose()  # so do the tournaments' watchers
     if hasattr(live, "aclose"):
         await live.aclose()
     if grace > 0:

@@ -231,5 +231,9 @@ class TournamentRunner:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def aclose(self) -> None:
+        """This node stops: its watchers reconnect elsewhere (``bye`` ``draining``)."""
         for task in list(self._tasks):
             task.cancel()
+        for watching in list(self._watchers.values()):
+            for conn in list(watching):
+                conn.send_away("draining")

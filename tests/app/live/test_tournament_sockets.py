@@ -205,6 +205,10 @@ async def test_watchers_see_the_rounds_as_entrants_play_them(server: ServerProce
         body = (await lobby.http.get(f"/api/tournaments/{tid}")).json()
         assert final["tournament"] == body and body["status"] == "finished"
         assert final["standings"] == body["standings"]
+        # The node going away sends its watchers to reconnect.
+        await asyncio.to_thread(server.stop)
+        await watcher.wait_for(lambda: watcher._reader is not None and watcher._reader.done())
+        assert watcher.received[-1] == {"type": "bye", "reason": "draining"}
         await watcher.close()
 
 
