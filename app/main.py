@@ -24,8 +24,10 @@ from app.api import sets as history_api
 from app.api.auth import document_bans
 from app.api.bodies import BodyCap
 from app.api.errors import install_error_handlers
+from app.api.lobby import new_room_code
 from app.api.openapi import install_openapi, operation_id
 from app.api.ratelimit import Limiter, document_rate_limits
+from app.api.schemas import TournamentOut
 from app.bus.redis import RedisBus
 from app.clients import trust_proxy_headers
 from app.live import LiveTables, NullLiveTables
@@ -38,12 +40,14 @@ from app.rooms.manager import TableManager
 from app.rooms.store import SqlGameStore
 from app.rooms.sweeper import Sweeper
 from app.rooms.table import TableConfig
+from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings, get_settings
 from app.store import migrate
 from app.store.db import Database
 from app.ws.endpoint import router as ws_router
 from app.ws.limits import SocketCap
 from app.ws.me import router as me_router
+from app.ws.tournaments import router as tournaments_router
 
 log = logging.getLogger("gaple")
 
@@ -89,7 +93,16 @@ def create_app(
         )
         live = (live_factory or table_manager)(app)
         app.state.live = live
+        app.state.tournaments = runner = TournamentRunner(
+            app.state.db,
+            live_tables(app),
+            hub=hub,
+            new_code=new_room_code,
+            render=render_tournament,
+        )
+        _wire_tournaments(live, runner)
         app.state.sweeper = sweeper = Sweeper(app.state.db, live_tables(app), settings, hub)
+        sweeper.tournaments = runner
         try:
             if hasattr(live, "start"):
                 await live.start()
@@ -123,6 +136,7 @@ def create_app(
     app.state.redis = None
     app.state.bus = None
     app.state.hub = None  # the players' own sockets (app/rooms/hub.py), made in the lifespan
+    app.state.tournaments = None  # tournaments live (app/rooms/tournament_live.py), likewise
     app.state.sockets = SocketCap(settings.max_sockets_per_address)
     app.add_middleware(
         CORSMiddleware,
@@ -138,6 +152,7 @@ def create_app(
     app.include_router(health.probes)
     app.include_router(ws_router)
     app.include_router(me_router)
+    app.include_router(tournaments_router)
     app.include_router(history_api.router, prefix="/api")
     app.include_router(analysis_api.router, prefix="/api")
     app.include_router(records_api.router, prefix="/api")
@@ -172,6 +187,8 @@ async def _drain(app: FastAPI, grace: float) -> None:
         await app.state.sweeper.aclose()  # it would start or close tables on a node going away
     if app.state.hub is not None:
         await app.state.hub.aclose()  # /ws/me sockets reconnect elsewhere
+    if app.state.tournaments is not None:
+        await app.state.tournaments.aclose()  # so do the tournaments' watchers
     if hasattr(live, "aclose"):
         await live.aclose()
     if grace > 0:
@@ -204,6 +221,24 @@ def table_manager(app: FastAPI) -> TableManager:
         manager.cluster = cluster
         app.state.bus = bus  # /readyz: not ready while the bus cannot listen
     return manager
+
+
+def render_tournament(view: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's view as GET /api/tournaments/{id} answers it: the socket's frames carry
+    the very same body."""
+    return TournamentOut.model_validate(view).model_dump(mode="json")
+
+
+def _wire_tournaments(live: Any, runner: TournamentRunner) -> None:
+    """The live tables' store tells the runner when a tournament table's set ends; the cluster
+    brings it the frames other nodes publish."""
+    store = getattr(live, "store", None)
+    if isinstance(store, SqlGameStore):
+        store.on_tournament_set = runner.set_ended
+    cluster = getattr(live, "cluster", None)
+    if isinstance(cluster, Cluster):
+        cluster.tournaments = runner
+        runner.bus = cluster.bus
 
 
 def _redis_client(url: str | None) -> Any:

@@ -59,6 +59,7 @@ ErrorCode = Literal[
     "not_playing",
     "not_quickplay",
     "not_seated",
+    "tournament_room",
     # players and operators
     "banned",
     # friends and blocks

@@ -175,6 +175,8 @@ def transition() -> Iterator[None]:
 
 
 def _require_host(room: Room, player: Player) -> None:
+    if room.tournament_id is not None:
+        raise Conflict("a tournament's table is run by the tournament", code="tournament_room")
     if room.host_id != player.id:
         raise Forbidden("only the host can do this", code="not_host")
 

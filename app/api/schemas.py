@@ -603,10 +603,23 @@ class TableResultOut(BaseModel):
     points: list[int | float] = Field(description="The tournament points each scored")
 
 
+class TableSeatOut(BaseModel):
+    seat: int
+    player_id: str
+    name: str
+    entrant: int = Field(description="The entry id whose player sits here")
+
+
 class TournamentTableOut(BaseModel):
     number: int
     code: str | None = Field(description="The code of the room that plays it, once made")
+    set_id: int | None = Field(
+        description="The set played there, once dealt: its replay is /replay/{set_id}"
+    )
     entrants: list[int] = Field(description="Entry ids in seat order (Ganda: pair A, pair B)")
+    seats: list[TableSeatOut] = Field(
+        description="Who sits where: Tunggal an entrant a seat, Ganda a pair across (0/2, 1/3)"
+    )
     result: TableResultOut | None = Field(description="When the table's set has ended")
 
 

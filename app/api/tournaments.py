@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api import lobby
@@ -26,6 +26,7 @@ from app.api.schemas import (
     TournamentOut,
 )
 from app.rooms import tournaments
+from app.rooms.tournament_live import TournamentRunner
 from app.rooms.tournaments import REFUSALS, TournamentRefused
 from app.tournaments.formats import NAME_LENGTH
 
@@ -220,12 +221,18 @@ async def withdraw_from_tournament(
     },
 )
 async def start_tournament(
-    tournament_id: TournamentId, player: CurrentPlayer, session: SessionDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: SessionDep, request: Request
 ) -> TournamentOut:
-    """The organizer starts early: `running`, round 1's tables and byes stored."""
+    """The organizer starts early: `running`, round 1's tables and byes stored, a room made
+    for each table with its entrants seated and its set started."""
     async with _refusals():
-        await tournaments.start(session, tournament_id=tournament_id, player=player)
+        progress = await tournaments.start(
+            session, tournament_id=tournament_id, player=player, new_code=lobby.new_room_code
+        )
     await session.commit()
+    runner: TournamentRunner | None = request.app.state.tournaments
+    if runner is not None:
+        await runner.tell(progress)
     return await _view(session, tournament_id)
 
 

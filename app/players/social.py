@@ -39,6 +39,7 @@ NotificationKind = Literal[
     "party_invite",
     "rematch",
     "warning",
+    "tournament_round",
 ]
 FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
@@ -48,6 +49,7 @@ CHALLENGE_EXPIRED: NotificationKind = "challenge_expired"  # the sweeper (app/ro
 PARTY_INVITE: NotificationKind = "party_invite"
 REMATCH: NotificationKind = "rematch"  # "play again" at a challenge's table (rematch)
 WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
+TOURNAMENT_ROUND: NotificationKind = "tournament_round"  # a round starts: the entrant's table
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"

@@ -52,10 +52,12 @@ from app.rooms.protocol import (
     RelayRoomChanged,
     RelayRoomClosed,
     RelaySendAway,
+    RelayTournament,
     Resume,
     relay_dump,
     relay_load,
 )
+from app.rooms.tournament_live import TournamentRunner
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +133,8 @@ class Cluster:
         self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
         self.spectator_cache: dict[str, int] = {}
         self.hub: Hub | None = None  # the players' own sockets: their messages come through here
+        # the sockets watching tournaments (/ws/tournaments/{id}): their frames come through here
+        self.tournaments: TournamentRunner | None = None
         self._monitor: asyncio.Task[None] | None = None
 
     def send(self, node: str, message: RelayMessage) -> None:
@@ -291,6 +295,9 @@ class Cluster:
             case RelayMeOpened() | RelayNotice() | RelayPresence():
                 if self.hub is not None:
                     await self.hub.on_relay(message)
+            case RelayTournament(tournament=tournament_id, text=text):
+                if self.tournaments is not None:
+                    self.tournaments.deliver(tournament_id, text)
             case RelayBanned(player=player_id, node=node) if node != self.bus.node_id:
                 # (the banning node has sent its own sockets away already)
                 await self.manager.send_player_away_here(player_id, "banned")

@@ -49,7 +49,8 @@ TRANSITIONS: dict[str, tuple[Status, ...]] = {
 
 class LifecycleError(GapleError):
     """A transition that is not allowed. ``code``: room_not_open, room_closed, set_in_progress,
-    not_playing, seats_not_filled, not_host, room_not_found; quick play's "play again" and
+    not_playing, seats_not_filled, not_host, room_not_found, tournament_room (a host's start or
+    close at a tournament's table); quick play's "play again" and
     "start now with bots" (app/rooms/quickplay.py) add not_quickplay and not_seated."""
 
 
@@ -74,6 +75,9 @@ async def _room(session: AsyncSession, room_id: str) -> Room:
 
 
 def _require_host(room: Room, by: str | None) -> None:
+    if by is not None and room.tournament_id is not None:
+        # The tournament starts its tables' sets; nobody ends one early or plays another there.
+        raise LifecycleError("tournament_room", "a tournament's table is run by the tournament")
     if by is not None and by != room.host_id:
         raise LifecycleError("not_host", "only the host can do this")
 

@@ -331,6 +331,53 @@ class NotificationFrame(TypedDict):
     read: bool
 
 
+# /ws/tournaments/{id} (app/ws/tournaments.py): every frame carries the whole view of the
+# tournament (the body of GET /api/tournaments/{id}) as ``tournament``; the others say what
+# happened to it.
+
+
+class TournamentFrame(TypedDict):
+    """The tournament as it is: the first frame on the socket."""
+
+    type: Literal["tournament"]
+    tournament: dict[str, Any]
+
+
+class RoundStarted(TypedDict):
+    """A round's rooms were made and their sets started; ``tables``: code and seats of each."""
+
+    type: Literal["round_started"]
+    round: int
+    tables: list[dict[str, Any]]
+    tournament: dict[str, Any]
+
+
+class TableFinished(TypedDict):
+    """A table's set ended; ``result``: its places, deal points and points."""
+
+    type: Literal["table_finished"]
+    round: int
+    code: str
+    result: dict[str, Any] | None
+    tournament: dict[str, Any]
+
+
+class StandingsFrame(TypedDict):
+    """A round ended: the standings after it."""
+
+    type: Literal["standings"]
+    standings: list[dict[str, Any]]
+    tournament: dict[str, Any]
+
+
+class TournamentFinished(TypedDict):
+    """The last round ended: the final standings."""
+
+    type: Literal["tournament_finished"]
+    standings: list[dict[str, Any]]
+    tournament: dict[str, Any]
+
+
 ServerMessage = (
     Welcome
     | Snapshot
@@ -349,6 +396,11 @@ ServerMessage = (
     | WelcomeMe
     | FriendPresence
     | NotificationFrame
+    | TournamentFrame
+    | RoundStarted
+    | TableFinished
+    | StandingsFrame
+    | TournamentFinished
 )
 
 
@@ -471,6 +523,15 @@ class RelayPresence(_Relayed):
     reload: bool = False
 
 
+class RelayTournament(_Relayed):
+    """To every node: a frame for the sockets watching the tournament (/ws/tournaments/{id}),
+    serialised once by the node that made it."""
+
+    k: Literal["tournament"] = "tournament"
+    tournament: int
+    text: str
+
+
 RelayMessage = Annotated[
     RelayJoin
     | RelayClient
@@ -484,7 +545,8 @@ RelayMessage = Annotated[
     | RelayOwnerGone
     | RelayMeOpened
     | RelayNotice
-    | RelayPresence,
+    | RelayPresence
+    | RelayTournament,
     Field(discriminator="k"),
 ]
 _relay_adapter: TypeAdapter[RelayMessage] = TypeAdapter(RelayMessage)

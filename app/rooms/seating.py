@@ -9,6 +9,7 @@
 * **Abandoned tables.** A set in play with no human seat connected for
   GAPLE_ABANDONED_TABLE_SECONDS stops: the room becomes ``abandoned``, the set is stored as
   abandoned (its moves are kept), the clock and the bots stop, the viewers get a ``room`` frame.
+  A tournament's table is never abandoned: its set must end for the round to go on.
 * **One live socket per player.** A player who connects again (a second tab, a second device)
   takes over: the older socket gets ``bye`` ``replaced`` and is closed.
 * **A dropped seat goes to a bot.** When the clock has played for a seat twice in a row while its
@@ -160,7 +161,8 @@ def with_watch(state: TableState, effects: list[Effect], now: float) -> list[Eff
     elif not host_away and state.host_away_since is not None:
         state.host_away_since = None
         watch.append(Arm("host"))
-    unattended = state.room.status == "playing" and humans == 0
+    # A tournament's table plays on without its humans: the clock, then bots, play their seats.
+    unattended = state.room.status == "playing" and humans == 0 and state.room.tournament_id is None
     if unattended and state.unattended_since is None:
         state.unattended_since = now
         watch.append(Arm("abandon", ((state.config.abandoned_after, Unattended()),)))

@@ -9,6 +9,7 @@ consequences are missing, or the reverse.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.players import ratings
-from app.rooms import lifecycle, quickplay
+from app.rooms import lifecycle, quickplay, tournament_play
 from app.settings import Settings
 from app.store import games, rooms
 from app.store.batch import GroupCommit
@@ -79,6 +80,8 @@ class SqlGameStore:
         self.db = db
         self.bot_fill = timedelta(seconds=bot_fill)  # GAPLE_QUICKPLAY_BOT_FILL_SECONDS
         self._moves = GroupCommit(self._commit_moves)
+        # Told (tournament id, room id) when a tournament table's set has ended (stored).
+        self.on_tournament_set: Callable[[int, str], None] | None = None
 
     async def load_room(self, room_id: str) -> RoomInfo | None:
         """The room, with when a quick-play room's bot fill is due (``quickplay.bots_at``)."""
@@ -97,6 +100,10 @@ class SqlGameStore:
     async def end_set(self, room_id: str) -> None:
         async with self.db.session() as session, session.begin():
             await lifecycle.end_set(session, room_id=room_id)
+            room = await rooms.get_room(session, room_id=room_id)
+        if room is not None and room.tournament_id is not None and self.on_tournament_set:
+            # Its result is stored with the move that ended the set: the round may go on.
+            self.on_tournament_set(room.tournament_id, room_id)
 
     async def abandon(self, room_id: str, *, set_id: int | None, at: datetime) -> None:
         async with self.db.session() as session, session.begin():
@@ -216,3 +223,5 @@ async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
             await ratings.rate_set(
                 conn, set_id=record.set_id, result=record.set_result, at=record.at
             )
+            # a tournament's table: its result, once, after the ratings marked who left
+            await tournament_play.record_set(conn, set_id=record.set_id, result=record.set_result)

@@ -9,10 +9,13 @@ Every GAPLE_SWEEP_SECONDS, on every node:
   ``open`` again after a set where nobody chose "play again" is never filled: its result stays,
   and nobody is put into another set without choosing it (``quickplay.waiting``);
 * an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
-  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
+  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``);
 * a challenge still pending past its ``expires_at`` (GAPLE_CHALLENGE_SECONDS) is stored
   ``expired``, and its challenger and invitees get a ``challenge_expired`` notification
-  (``challenges.expire``: under the challenge's lock, so exactly one node sends them).
+  (``challenges.expire``: under the challenge's lock, so exactly one node sends them);
+* a tournament due at its ``starts_at`` starts (or is cancelled with too few entrants), and a
+  round whose results are all in moves on if no node did it (app/rooms/tournament_live.py;
+  each under the tournament's lock, so exactly one node acts).
 
 Several nodes may sweep at once: each room is handled in its own transaction holding its row
 (PostgreSQL ``FOR UPDATE SKIP LOCKED``: a room another node is handling is left to it; SQLite has
@@ -39,6 +42,7 @@ from app.live import LiveTables
 from app.logs import FailureLog
 from app.rooms import challenges, lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
+from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings
 from app.store import challenges as challenge_rows
 from app.store import rooms
@@ -58,6 +62,7 @@ class Swept:
     closed: list[str] = field(default_factory=list)
     filled: list[str] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)  # challenge ids
+    tournaments: list[int] = field(default_factory=list)  # started, cancelled or advanced
 
 
 class Notifier(Protocol):
@@ -99,6 +104,7 @@ class Sweeper:
         self.fill = timedelta(seconds=settings.quickplay_bot_fill_seconds)
         self.every = settings.sweep_seconds
         self._task: asyncio.Task[None] | None = None
+        self.tournaments: TournamentRunner | None = None  # starts and advances tournaments
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="room-sweeper")
@@ -137,6 +143,8 @@ class Sweeper:
                 swept.closed.append(room_id)
                 await self.live.room_closed(room_id, "idle")
         await self._expire_challenges(now, swept)
+        if self.tournaments is not None:
+            swept.tournaments = await self.tournaments.sweep(now)
         return swept
 
     async def _expire_challenges(self, now: datetime, swept: Swept) -> None:

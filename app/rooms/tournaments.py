@@ -7,14 +7,14 @@ entries, withdrawals, the start and a cancel happen one at a time on every node,
 and flush; the caller commits. A refusal is a ``TournamentRefused`` with a stable code (the API
 answers it with the status of ``REFUSALS``); nothing has changed then.
 
-Starting stores the first round's pairing (its tables and byes); making the tables' rooms and
-playing the rounds is not done here yet.
+Starting stores the first round's pairing (its tables and byes) and plays it; the rounds after
+it are app/rooms/tournament_play.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -23,8 +23,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import cursors
 from app.errors import GapleError
-from app.players import accounts, ratings
+from app.players import accounts
 from app.presets import Mode
+from app.rooms.tournament_play import Progress, open_round, rated_entrants, seat_players
 from app.store import players
 from app.store import tournaments as store
 from app.store.models import (
@@ -264,21 +265,6 @@ def _require_organizer(tournament: Tournament, player: Player) -> None:
         raise TournamentRefused("not_organizer", "only the organizer can do this")
 
 
-async def _rated_entrants(
-    session: AsyncSession, mode: str, entries: Sequence[TournamentEntry]
-) -> list[Entrant]:
-    """Each entry with the rating that seeds it: its player's ordinal, a pair's the mean of
-    both; a player never rated counts as a new one."""
-    members = [p for e in entries for p in (e.player_id, e.partner_id) if p is not None]
-    known = await store.ratings_of(session, player_ids=members, mode=mode)
-    new = ratings.ordinal(ratings.MODEL.mu, ratings.MODEL.sigma)
-    out = []
-    for entry in entries:
-        ids = [p for p in (entry.player_id, entry.partner_id) if p is not None]
-        out.append(Entrant(entry.id, sum(known.get(p, new) for p in ids) / len(ids)))
-    return out
-
-
 def _first_round(
     format: str, mode: Mode, entrants: Sequence[Entrant]
 ) -> tuple[Pairing, list[dict[str, Any]] | None]:
@@ -293,15 +279,26 @@ def _first_round(
     return knockout.bracket_round(mode, 1, seeds), drawn
 
 
-async def start(session: AsyncSession, *, tournament_id: int, player: Player) -> Tournament:
+async def start(
+    session: AsyncSession, *, tournament_id: int, player: Player, new_code: Callable[[], str]
+) -> Progress:
     """The organizer starts the tournament early: it must hold at least ``min_entrants``
-    entrants. Pairs still waiting for their partner are dropped; the tournament is ``running``
-    and its first round's tables and byes are stored."""
+    entrants (see ``begin``)."""
     tournament = await _locked(session, tournament_id)
     _require_organizer(tournament, player)
     _check_over(tournament)
     if tournament.status != "registering":
         raise TournamentRefused("tournament_started", "the tournament has started already")
+    return await begin(session, tournament=tournament, new_code=new_code)
+
+
+async def begin(
+    session: AsyncSession, *, tournament: Tournament, new_code: Callable[[], str]
+) -> Progress:
+    """Start the (locked, registering) tournament: pairs still waiting for their partner are
+    dropped, it is ``running``, and its first round is stored and played (app/rooms/
+    tournament_play.py: a room per table, every set started). Refused (``too_few_entrants``)
+    with fewer than ``min_entrants`` entrants."""
     entries = await store.get_entries(session, tournament_id=tournament.id)
     complete = [e for e in entries if is_complete(e)]
     if len(complete) < tournament.min_entrants:
@@ -310,7 +307,7 @@ async def start(session: AsyncSession, *, tournament_id: int, player: Player) ->
             f"{len(complete)} entrants; the tournament needs {tournament.min_entrants}",
         )
     mode: Mode = tournament.mode  # type: ignore[assignment]  # DB check
-    entrants = await _rated_entrants(session, mode, complete)
+    entrants = await rated_entrants(session, mode, complete)
     # The seating search may take a few tenths of a second for a large entry: off the loop.
     pairing, pools = await asyncio.to_thread(_first_round, tournament.format, mode, entrants)
     await store.delete_entries(session, entry_ids=[e.id for e in entries if not is_complete(e)])
@@ -324,7 +321,25 @@ async def start(session: AsyncSession, *, tournament_id: int, player: Player) ->
         byes=[b.entrant for b in pairing.byes],
     )
     await store.set_status(session, tournament=tournament, status="running")
-    return tournament
+    return await open_round(session, tournament=tournament, number=pairing.round, new_code=new_code)
+
+
+async def start_due(
+    session: AsyncSession, *, tournament_id: int, new_code: Callable[[], str], now: datetime
+) -> Progress | None:
+    """At ``starts_at`` the tournament starts by itself (the sweeper, on whichever node locks
+    it first), or is ``cancelled`` with fewer than ``min_entrants`` entrants. None: not due
+    (started, cancelled or moved meanwhile)."""
+    tournament = await _locked(session, tournament_id)
+    if tournament.status != "registering" or tournament.starts_at > now:
+        return None
+    try:
+        return await begin(session, tournament=tournament, new_code=new_code)
+    except TournamentRefused as exc:
+        if exc.code != "too_few_entrants":
+            raise
+    await store.set_status(session, tournament=tournament, status="cancelled")
+    return Progress(tournament.id)
 
 
 async def cancel(session: AsyncSession, *, tournament_id: int, player: Player) -> Tournament:
@@ -415,8 +430,12 @@ def _rounds_view(
     rounds: Sequence[TournamentRound],
     tables: Sequence[TournamentTable],
     codes: dict[str, str],
+    sets: dict[str, int],
+    entries: dict[int, TournamentEntry],
+    names: dict[str, str],
 ) -> list[dict[str, Any]]:
-    """Each round with its byes and tables; a table's result with the points it scored."""
+    """Each round with its byes and tables; a table's room code and set (its replay), its seats
+    (who sits where for which entrant), and its result with the points it scored."""
     by_round: dict[int, list[dict[str, Any]]] = {r.number: [] for r in rounds}
     for table in tables:
         result = None
@@ -424,8 +443,20 @@ def _rounds_view(
             points = table_points(mode, table.result["places"])
             result = {**table.result, "points": [_number(p) for p in points]}
         code = codes.get(table.room_id) if table.room_id else None
+        seated = seat_players(mode, table.entrants, entries)
+        seats = [
+            {"seat": seat, "player_id": p, "name": names.get(p, ""), "entrant": e}
+            for seat, (p, e) in sorted(seated.items())
+        ]
         by_round[table.round].append(
-            {"number": table.number, "code": code, "entrants": [*table.entrants], "result": result}
+            {
+                "number": table.number,
+                "code": code,
+                "set_id": sets.get(table.room_id) if table.room_id else None,
+                "entrants": [*table.entrants],
+                "seats": seats,
+                "result": result,
+            }
         )
     return [
         {"number": r.number, "status": r.status, "byes": [*r.byes], "tables": by_round[r.number]}
@@ -468,7 +499,9 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
     ids = {tournament.organizer_id}
     ids.update(p for e in entries for p in (e.player_id, e.partner_id) if p is not None)
     names = await players.get_player_names(session, player_ids=sorted(ids))
-    codes = await store.room_codes(session, room_ids=[t.room_id for t in tables if t.room_id])
+    made = [t.room_id for t in tables if t.room_id]
+    codes = await store.room_codes(session, room_ids=made)
+    sets = await store.first_sets(session, room_ids=made)
 
     def who(player_id: str | None) -> dict[str, str] | None:
         return None if player_id is None else {"player_id": player_id, "name": names[player_id]}
@@ -501,7 +534,9 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
             for e in entries
         ],
         "pools": tournament.pools,
-        "rounds": _rounds_view(mode, rounds, tables, codes),
+        "rounds": _rounds_view(
+            mode, rounds, tables, codes, sets, {e.id: e for e in entries}, names
+        ),
         "standings": _standings_view(mode, entries, rounds, tables),
         "scoring": scoring(mode),
     }

@@ -97,6 +97,7 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
             )
         ),
         quickplay=room.quickplay,
+        tournament_id=room.tournament_id,
     )
 
 

@@ -90,6 +90,9 @@ class Room(Base):
     humans_online: Mapped[int] = mapped_column(default=0, server_default="0")
     quickplay: Mapped[bool] = mapped_column(default=False, server_default=false())
     closed_reason: Mapped[str | None] = mapped_column(String(16))
+    # A tournament's table (app/rooms/tournaments.py): the tournament and the table's round.
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    round: Mapped[int | None]
 
 
 class Seat(Base):

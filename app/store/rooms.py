@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -145,6 +145,18 @@ async def put_in_seat(
     session.add(row)
     await session.flush()
     return row
+
+
+async def fill_seats(
+    session: AsyncSession, *, room_id: str, occupants: Mapping[int, tuple[str | None, str | None]]
+) -> None:
+    """Occupy empty seats at once: seat -> (player, bot), one of the two set (one flush: a
+    tournament round seats hundreds of players in its transaction)."""
+    session.add_all(
+        Seat(room_id=room_id, seat=seat, player_id=player_id, bot=bot)
+        for seat, (player_id, bot) in sorted(occupants.items())
+    )
+    await session.flush()
 
 
 async def clear_ready(session: AsyncSession, *, room_id: str) -> None:

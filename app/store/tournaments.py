@@ -8,9 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, or_, select, tuple_, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store.models import (
+    Base,
+    GameSet,
     Rating,
     Room,
     Tournament,
@@ -234,3 +236,112 @@ async def room_codes(session: AsyncSession, *, room_ids: Iterable[str]) -> dict[
         return {}
     query = select(Room.id, Room.code).where(Room.id.in_(ids))
     return {row.id: row.code for row in await session.execute(query)}
+
+
+async def first_sets(session: AsyncSession, *, room_ids: Iterable[str]) -> dict[str, int]:
+    """The set each room played first (a tournament table's one set), by room id."""
+    ids = set(room_ids)
+    if not ids:
+        return {}
+    query = (
+        select(GameSet.room_id, func.min(GameSet.id))
+        .where(GameSet.room_id.in_(ids))
+        .group_by(GameSet.room_id)
+    )
+    return {row[0]: int(row[1]) for row in await session.execute(query)}
+
+
+async def tables_of_round(
+    session: AsyncSession, *, tournament_id: int, number: int
+) -> list[TournamentTable]:
+    query = (
+        select(TournamentTable)
+        .where(TournamentTable.tournament_id == tournament_id, TournamentTable.round == number)
+        .order_by(TournamentTable.number)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def due_to_start(session: AsyncSession, *, now: datetime, limit: int = 100) -> list[int]:
+    """Tournaments still registering whose ``starts_at`` has come."""
+    query = (
+        select(Tournament.id)
+        .where(Tournament.status == "registering", Tournament.starts_at <= now)
+        .order_by(Tournament.starts_at)
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def waiting_to_advance(session: AsyncSession, *, limit: int = 100) -> list[int]:
+    """Running tournaments whose last round is being played and has a result at every table:
+    the next round is due (normally paired at once; this finds one a node died before)."""
+    last = (
+        select(func.max(TournamentRound.number))
+        .where(TournamentRound.tournament_id == Tournament.id)
+        .correlate(Tournament)
+        .scalar_subquery()
+    )
+    open_table = (
+        select(TournamentTable.number)
+        .where(
+            TournamentTable.tournament_id == Tournament.id,
+            TournamentTable.round == last,
+            TournamentTable.result.is_(None),
+        )
+        .correlate(Tournament)
+        .exists()
+    )
+    playing = (
+        select(TournamentRound.number)
+        .where(
+            TournamentRound.tournament_id == Tournament.id,
+            TournamentRound.number == last,
+            TournamentRound.status != "finished",
+        )
+        .correlate(Tournament)
+        .exists()
+    )
+    query = (
+        select(Tournament.id)
+        .where(Tournament.status == "running", playing, ~open_table)
+        .order_by(Tournament.id)
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+# --- a table's result, in the transaction of the move that ended its set ------------------------
+
+TABLES = Base.metadata.tables["tournament_tables"]
+ENTRIES = Base.metadata.tables["tournament_entries"]
+
+
+async def table_of_room(conn: AsyncConnection, *, room_id: str) -> Any | None:
+    """The tournament table a room plays (its row: tournament_id, round, number, entrants,
+    result), or None for any other room."""
+    query = select(TABLES).where(TABLES.c.room_id == room_id)
+    return (await conn.execute(query)).first()
+
+
+async def entries_by_id(conn: AsyncConnection, *, entry_ids: Iterable[int]) -> dict[int, Any]:
+    query = select(ENTRIES).where(ENTRIES.c.id.in_(list(entry_ids)))
+    return {row.id: row for row in await conn.execute(query)}
+
+
+async def store_result(
+    conn: AsyncConnection, *, tournament_id: int, round: int, number: int, result: dict[str, Any]
+) -> bool:
+    """The table's result, unless it has one already (stored once, whoever sends it twice);
+    True if it was stored now."""
+    done = await conn.execute(
+        update(TABLES)
+        .where(
+            TABLES.c.tournament_id == tournament_id,
+            TABLES.c.round == round,
+            TABLES.c.number == number,
+            TABLES.c.result.is_(None),
+        )
+        .values(result=result)
+    )
+    return bool(getattr(done, "rowcount", 0))

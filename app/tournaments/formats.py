@@ -150,18 +150,20 @@ def result_from_scores(
     *,
     lowest_wins: bool = False,
     last: Collection[int] = (),
+    forfeit: Collection[int] = (),
 ) -> TableResult:
     """A table's result from its set's final scores (one per entrant, in the table's order).
 
     The better score places higher (the lower one when ``lowest_wins``: a penalty set); entrants
-    in ``last`` (who left the table) place below everyone else, among themselves by score. Deal
-    points are the scores, negated when the lowest wins, so that more is always better.
+    in ``last`` (who left the table) place below everyone else, among themselves by score, and
+    entrants in ``forfeit`` (who withdrew from the tournament) below them too. Deal points are
+    the scores, negated when the lowest wins, so that more is always better.
     """
     if len(scores) != len(table.entrants):
         raise TournamentError("a result needs one score per entrant", field="scores")
-    if not set(last) <= set(table.entrants):
+    if not set(last) | set(forfeit) <= set(table.entrants):
         raise TournamentError("only an entrant of the table can place last", field="last")
     deal_points = tuple(-s if lowest_wins else s for s in scores)
-    keys = [(e in last, -d) for e, d in zip(table.entrants, deal_points, strict=True)]
+    keys = [(e in forfeit, e in last, -d) for e, d in zip(table.entrants, deal_points, strict=True)]
     places = tuple(1 + sum(other < key for other in keys) for key in keys)
     return TableResult(table, places, deal_points)

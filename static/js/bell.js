@@ -98,7 +98,7 @@ export function notificationText(msg) {
     reason: p.reason || '',
     mode,
     round: p.round || '',
-    tournament: p.tournament_name || p.name || '',
+    tournament: p.tournament || '',
   });
 }
 

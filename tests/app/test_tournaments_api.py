@@ -442,9 +442,13 @@ async def test_the_organizer_starts_with_enough_entrants_and_round_one_is_stored
     assert body["status"] == "running"
     ids = [e["id"] for e in body["entrants"]]
     [round_one] = body["rounds"]
-    assert (round_one["number"], round_one["status"]) == (1, "paired")
+    assert (round_one["number"], round_one["status"]) == (1, "playing")
     [table] = round_one["tables"]
-    assert (table["number"], table["code"], table["result"]) == (1, None, None)
+    assert (table["number"], table["result"]) == (1, None)
+    # Its room is made, every entrant seated, its set started (tests/app/live/test_tournaments.py)
+    room = (await api.get(f"/api/rooms/{table['code']}")).json()
+    assert room["status"] == "playing"
+    assert [s["player_id"] for s in table["seats"]] == [s["player_id"] for s in room["seats"]]
     # Six players: one table of four and the fewest byes, two; everyone exactly once.
     assert len(table["entrants"]) == 4 and len(round_one["byes"]) == 2
     assert sorted(table["entrants"] + round_one["byes"]) == sorted(ids)

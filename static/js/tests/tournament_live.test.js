@@ -141,7 +141,7 @@ test('the page\'s strings exist in both languages, refusals and fields said in t
 });
 
 test('the bell says a tournament round and leads to the tournament', () => {
-  const msg = { kind: 'tournament_round', payload: { tournament_id: 7, tournament_name: 'Piala Desa', round: 2, table: 'K7QX2M' } };
+  const msg = { kind: 'tournament_round', payload: { tournament_id: 7, tournament: 'Piala Desa', round: 2, table: 'K7QX2M' } };
   setLang('en');
   assert.equal(notificationText(msg), 'Round 2 of Piala Desa started: your table is K7QX2M.');
   setLang('id');

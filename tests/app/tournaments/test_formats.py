@@ -72,3 +72,12 @@ def test_results_from_a_sets_scores() -> None:
         result_from_scores(table, [1, 2, 3])
     with pytest.raises(TournamentError):
         result_from_scores(table, [1, 2, 3, 4], last={99})
+
+
+def test_a_forfeit_places_below_those_who_left() -> None:
+    table = Table(1, 1, (10, 11, 12, 13))
+    result = result_from_scores(table, [40, 55, 40, 12], last={11}, forfeit={13})
+    assert result.places == (1, 3, 1, 4)  # the withdrawn 13 below 11, who left the table
+    assert result_from_scores(table, [1, 2, 3, 4], forfeit={10, 11}).places == (4, 3, 2, 1)
+    with pytest.raises(TournamentError):
+        result_from_scores(table, [1, 2, 3, 4], forfeit={99})

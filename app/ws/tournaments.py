@@ -1,0 +1,73 @@
+"""``/ws/tournaments/{id}``: watch a tournament live (docs/PROTOCOL.md §8). Anyone may watch,
+no ``hello`` needed: the first frame is the tournament as it is, then what happens to it
+(app/rooms/tournament_live.py). The transport is the table socket's (app/ws/endpoint.py):
+origins, the socket cap per address, frame sizes, floods; the client sends only ``ping``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket
+
+from app.rooms import frames
+from app.rooms.connection import Connection
+from app.rooms.protocol import CLOSE_NORMAL, CLOSE_POLICY, Ping
+from app.rooms.tournament_live import TournamentRunner
+from app.settings import Settings
+from app.ws.endpoint import Session, origin_allowed, refuse_draining, within_cap
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+
+async def tournament_socket(websocket: WebSocket) -> None:
+    """Counted with the other sockets against GAPLE_MAX_SOCKETS_PER_ADDRESS."""
+    await within_cap(websocket, _tournament_socket)
+
+
+async def _tournament_socket(websocket: WebSocket) -> None:
+    settings: Settings = websocket.app.state.settings
+    if websocket.app.state.draining:
+        await refuse_draining(websocket)
+        return
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, settings, websocket.headers.get("host")):
+        log.warning("refused WebSocket from origin %r", origin)
+        websocket.app.state.metrics.record_ws_refusal("bad_origin")
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    await websocket.accept()
+    session = Session(websocket, settings)
+    raw = websocket.path_params["tournament_id"]
+    tournament_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+    conn = Connection(
+        send_text=websocket.send_text,
+        close=lambda code, reason: websocket.close(code=code, reason=reason),
+    )
+    runner: TournamentRunner = websocket.app.state.tournaments
+    if not tournament_id or not await runner.watch(tournament_id, conn):
+        await session.fail("tournament_not_found", "no such tournament", CLOSE_POLICY)
+        return
+    session.conn = conn
+    try:
+        while not conn.closed:
+            message = await session.read()
+            if message is None:
+                break
+            if isinstance(message, Ping):
+                conn.send(frames.pong(message.t))
+            else:
+                conn.send(frames.error("bad_message", "only ping is sent on this socket"))
+    finally:
+        runner.unwatch(tournament_id, conn)
+        if not conn.closed:
+            conn.shutdown(CLOSE_NORMAL, "")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.wait_closed(), 2)
+        conn.cancel()
+
+
+router.add_websocket_route("/ws/tournaments/{tournament_id}", tournament_socket)
