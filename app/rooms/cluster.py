@@ -46,6 +46,7 @@ from app.rooms.protocol import (
     RelayJoin,
     RelayMeOpened,
     RelayMessage,
+    RelayMuted,
     RelayNotice,
     RelayOwnerGone,
     RelayPresence,
@@ -218,6 +219,10 @@ class Cluster:
         # each node sends away the player's sockets at the tables it owns.
         self.bus.broadcast(relay_dump(RelayBanned(player=player_id, node=self.bus.node_id)))
 
+    def player_muted(self, player_id: str, until: float | None) -> None:
+        muted = RelayMuted(player=player_id, until=until, node=self.bus.node_id)
+        self.bus.broadcast(relay_dump(muted))
+
     def relay(self, room_id: str, owner: str) -> RemoteTable:
         table = self.remote.get(room_id)
         if table is None or table.owner != owner:
@@ -294,6 +299,8 @@ class Cluster:
             case RelayBanned(player=player_id, node=node) if node != self.bus.node_id:
                 # (the banning node has sent its own sockets away already)
                 await self.manager.send_player_away_here(player_id, "banned")
+            case RelayMuted(player=player_id, until=until, node=node) if node != self.bus.node_id:
+                await self.manager.mute_changed_here(player_id, until)
 
     async def _remote_join(self, message: RelayJoin) -> None:
         key, node, room_id = message.conn, message.node, message.room

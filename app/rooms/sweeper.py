@@ -9,7 +9,9 @@ Every GAPLE_SWEEP_SECONDS, on every node:
   ``open`` again after a set where nobody chose "play again" is never filled: its result stays,
   and nobody is put into another set without choosing it (``quickplay.waiting``);
 * an ``open`` room with no seated human connected (``rooms.humans_online`` 0) and no activity for
-  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``).
+  GAPLE_OPEN_ROOM_IDLE_SECONDS is closed (``idle``);
+* chat lines stored at rated tables longer ago than GAPLE_CHAT_RETENTION_DAYS are removed
+  (app/store/chatlog.py; one ``DELETE`` on an index, whichever node gets there first).
 
 Several nodes may sweep at once: each room is handled in its own transaction holding its row
 (PostgreSQL ``FOR UPDATE SKIP LOCKED``: a room another node is handling is left to it; SQLite has
@@ -36,7 +38,7 @@ from app.logs import FailureLog
 from app.rooms import lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
-from app.store import rooms
+from app.store import chatlog, rooms
 from app.store.db import Database
 from app.store.models import Room, Seat
 from app.store.types import utcnow
@@ -52,6 +54,7 @@ class Swept:
 
     closed: list[str] = field(default_factory=list)
     filled: list[str] = field(default_factory=list)
+    chat_removed: int = 0  # stored chat lines past their retention
 
 
 def _last_human_sat() -> ColumnElement[datetime]:
@@ -79,6 +82,7 @@ class Sweeper:
         self.idle = timedelta(seconds=settings.open_room_idle_seconds)
         self.fill = timedelta(seconds=settings.quickplay_bot_fill_seconds)
         self.every = settings.sweep_seconds
+        self.chat_retention = timedelta(days=settings.chat_retention_days)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -117,6 +121,8 @@ class Sweeper:
             if await self._in_own_transaction(room_id, self._idle_conditions(now), self._close):
                 swept.closed.append(room_id)
                 await self.live.room_closed(room_id, "idle")
+        async with self.db.session() as session, session.begin():
+            swept.chat_removed = await chatlog.remove_before(session, at=now - self.chat_retention)
         return swept
 
     def _idle_conditions(self, now: datetime) -> list[ColumnElement[bool]]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import AuditEntry, Mute, Report
+from app.store.models import Account, AuditEntry, Mute, Player, Report
 
 OPEN = "open"
 
@@ -119,6 +119,92 @@ async def muted_until(
         .group_by(Mute.player_id)
     )
     return {player_id: until for player_id, until in rows}
+
+
+# --- players, as the operators look them up -------------------------------------------------------
+
+
+def _like(text: str) -> str:
+    """``text`` as a LIKE pattern that matches it anywhere, its own wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def find_players(
+    session: AsyncSession, *, q: str, limit: int
+) -> list[tuple[Player, str | None]]:
+    """Players whose id is ``q``, or whose name or username contains it (any case), with their
+    username (None: a guest); the newest first."""
+    pattern = _like(q.lower())
+    query = (
+        select(Player, Account.username)
+        .outerjoin(Account, Account.player_id == Player.id)
+        .where(
+            or_(
+                Player.id == q,
+                func.lower(Player.name).like(pattern, escape="\\"),
+                Account.username.like(pattern, escape="\\"),
+            )
+        )
+        .order_by(Player.created_at.desc(), Player.id)
+        .limit(limit)
+    )
+    return [(player, username) for player, username in await session.execute(query)]
+
+
+async def banned_players(session: AsyncSession, *, limit: int) -> list[tuple[Player, str | None]]:
+    """Banned players, the latest ban first, with their username (None: a guest)."""
+    query = (
+        select(Player, Account.username)
+        .outerjoin(Account, Account.player_id == Player.id)
+        .where(Player.banned_at.is_not(None))
+        .order_by(Player.banned_at.desc(), Player.id)
+        .limit(limit)
+    )
+    return [(player, username) for player, username in await session.execute(query)]
+
+
+async def report_counts(
+    session: AsyncSession, *, player_ids: Iterable[str]
+) -> dict[str, dict[str, int]]:
+    """For each player reported: how many reports about them have each status."""
+    ids = set(player_ids)
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Report.player_id, Report.status, func.count())
+        .where(Report.player_id.in_(ids))
+        .group_by(Report.player_id, Report.status)
+    )
+    found: dict[str, dict[str, int]] = {}
+    for player_id, status, count in rows:
+        found.setdefault(player_id, {})[status] = int(count)
+    return found
+
+
+async def mute_counts(session: AsyncSession, *, player_ids: Iterable[str]) -> dict[str, int]:
+    ids = set(player_ids)
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Mute.player_id, func.count()).where(Mute.player_id.in_(ids)).group_by(Mute.player_id)
+    )
+    return {player_id: int(count) for player_id, count in rows}
+
+
+async def action_counts(
+    session: AsyncSession, *, action: str, targets: Iterable[str]
+) -> dict[str, int]:
+    """How many audit rows of ``action`` name each target (``"player <id>"``)."""
+    names = set(targets)
+    if not names:
+        return {}
+    rows = await session.execute(
+        select(AuditEntry.target, func.count())
+        .where(AuditEntry.action == action, AuditEntry.target.in_(names))
+        .group_by(AuditEntry.target)
+    )
+    return {target: int(count) for target, count in rows}
 
 
 # --- the audit log --------------------------------------------------------------------------------

@@ -1,0 +1,58 @@
+"""Stored chat: the lines and phrases said at rated tables, for the moderators' queue.
+
+* ``chat_log``: who said what at which room (and set), when; removed after
+  ``GAPLE_CHAT_RETENTION_DAYS`` (app/players/chatlog.py).
+
+Revision ID: 0015
+Revises: 0013
+Create Date: 2026-12-03
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0015"
+down_revision: str | None = "0013"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "chat_log",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("room_id", sa.String(32), nullable=False),
+        sa.Column("set_id", sa.Integer(), nullable=True),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("kind", sa.String(8), nullable=False),
+        sa.Column("text", sa.String(200), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.CheckConstraint("kind IN ('chat', 'phrase')", name=op.f("ck_chat_log_kind")),
+        sa.ForeignKeyConstraint(
+            ["room_id"], ["rooms.id"], name=op.f("fk_chat_log_room_id_rooms"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["set_id"],
+            ["game_sets.id"],
+            name=op.f("fk_chat_log_set_id_game_sets"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["players.id"], name=op.f("fk_chat_log_player_id_players")
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_chat_log")),
+    )
+    op.create_index("ix_chat_log_room_id_at", "chat_log", ["room_id", "at"])
+    op.create_index("ix_chat_log_player_id_at", "chat_log", ["player_id", "at"])
+    op.create_index("ix_chat_log_at", "chat_log", ["at"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_chat_log_at", table_name="chat_log")
+    op.drop_index("ix_chat_log_player_id_at", table_name="chat_log")
+    op.drop_index("ix_chat_log_room_id_at", table_name="chat_log")
+    op.drop_table("chat_log")
