@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import GapleError
+from app.players.screening import RatedSet, SeatResult
 from app.players.social import KEEP_NOTIFICATIONS, NO_SUCH_PLAYER, WARNING
 from app.store import chatlog, fairplay, players, social
 from app.store.locks import serialise
@@ -198,6 +199,20 @@ async def unmute(session: AsyncSession, *, player_id: str, at: datetime) -> int:
 async def muted_until(session: AsyncSession, *, player_id: str, at: datetime) -> datetime | None:
     found = await fairplay.muted_until(session, player_ids=[player_id], at=at)
     return found.get(player_id)
+
+
+async def rated_sets(session: AsyncSession, *, mode: str, since: datetime) -> list[RatedSet]:
+    """The rated sets of ``mode`` ended since ``since``, as the screening reads them (a Ganda
+    seat's team is its seat's parity: partners are never tested as a pair)."""
+    by_set: dict[int, list[SeatResult]] = {}
+    for set_id, seat, player_id, rank, won, gain in await fairplay.rated_results(
+        session, mode=mode, since=since
+    ):
+        team = seat % 2 if mode == "ganda" else seat
+        by_set.setdefault(set_id, []).append(
+            SeatResult(player_id=player_id, team=team, rank=rank, won=won, gain=gain or 0.0)
+        )
+    return [RatedSet(set_id=set_id, seats=tuple(seats)) for set_id, seats in by_set.items()]
 
 
 async def chat_around(session: AsyncSession, *, report: Report) -> list[ChatLogLine]:

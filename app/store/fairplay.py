@@ -12,7 +12,16 @@ from datetime import datetime
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import Account, AuditEntry, Mute, Player, Report
+from app.store.models import (
+    Account,
+    AuditEntry,
+    GameSet,
+    Mute,
+    Player,
+    RatingChange,
+    Report,
+    SetPlayer,
+)
 
 OPEN = "open"
 
@@ -205,6 +214,43 @@ async def action_counts(
         .group_by(AuditEntry.target)
     )
     return {target: int(count) for target, count in rows}
+
+
+# --- rated results, for the screening -----------------------------------------------------------
+
+
+async def rated_results(
+    session: AsyncSession, *, mode: str, since: datetime
+) -> list[tuple[int, int, str, int, bool, float | None]]:
+    """Every ranked seat of the rated sets of ``mode`` that ended since ``since``, by set and
+    seat: (set id, seat, player id, rank, won, mu after - mu before or None)."""
+    query = (
+        select(
+            SetPlayer.set_id,
+            SetPlayer.seat,
+            SetPlayer.player_id,
+            SetPlayer.rank,
+            SetPlayer.won,
+            RatingChange.mu_after - RatingChange.mu_before,
+        )
+        .join(GameSet, GameSet.id == SetPlayer.set_id)
+        .outerjoin(
+            RatingChange,
+            (RatingChange.set_id == SetPlayer.set_id)
+            & (RatingChange.player_id == SetPlayer.player_id),
+        )
+        .where(
+            SetPlayer.rated.is_(True),
+            SetPlayer.mode == mode,
+            SetPlayer.rank.is_not(None),
+            GameSet.ended_at >= since,
+        )
+        .order_by(SetPlayer.set_id, SetPlayer.seat)
+    )
+    return [
+        (set_id, seat, player_id, int(rank or 0), bool(won), gain)
+        for set_id, seat, player_id, rank, won, gain in await session.execute(query)
+    ]
 
 
 # --- the audit log --------------------------------------------------------------------------------

@@ -1,0 +1,144 @@
+"""The fair-play screening (docs/FAIRPLAY.md): its tests against known values, a ladder with a
+planted feeder and a planted booster among honest players (each flagged, no honest pair), and
+``gaple fairplay`` reading the same ladder back from SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.players import screening
+from app.settings import get_settings
+from app.store.db import Database
+from app.store.models import GameSet, Player, RatingChange, Room, SetPlayer
+from app.store.types import utcnow
+from bench.fairplay import BOOSTED, BOOSTER, FED, FEEDER, Ladder, simulate
+from tests.app.players.conftest import AT
+
+LADDER = Ladder(players=40, sets=400, together=0.08)
+SEED = 27
+PLANTED = {frozenset((FED, FEEDER)), frozenset((BOOSTED, BOOSTER))}
+
+
+def test_the_tests_match_known_values() -> None:
+    # Fisher's lady tasting tea: 3 of 4 cups right, one-sided p = 17/70.
+    assert screening.fisher_greater(3, 1, 1, 3) == pytest.approx(17 / 70)
+    assert screening.fisher_greater(4, 0, 0, 4) == pytest.approx(1 / 70)
+    assert screening.fisher_greater(0, 4, 4, 0) == pytest.approx(1.0)
+    assert screening.binomial_upper(3, 3, 0.5) == pytest.approx(0.125)
+    assert screening.binomial_upper(0, 10, 0.3) == 1.0
+    assert screening.binomial_upper(2, 4, 0.5) == pytest.approx(11 / 16)
+
+
+def test_a_planted_feeder_and_booster_are_flagged_and_no_honest_pair() -> None:
+    found = screening.screen(simulate(LADDER, random.Random(SEED)))
+    flagged = {frozenset((f.player_id, f.partner_id)) for f in found.flags}
+    assert flagged == PLANTED
+    fed = next(f for f in found.flags if f.player_id == FED)
+    assert fed.partner_id == FEEDER and fed.kind == "feeder"
+    assert fed.p_lift < found.threshold and fed.p_shared < found.threshold
+    assert fed.shared > 3 * fed.expected_shared and fed.set_ids
+    boost = next(f for f in found.flags if frozenset((f.player_id, f.partner_id)) == PLANTED_BOOST)
+    assert boost.player_id == BOOSTED  # the one who gains is named first
+    assert boost.b_last_with == boost.shared  # the booster threw every shared set
+    assert found.threshold == pytest.approx(screening.ALPHA / found.pairs_tested)
+
+
+PLANTED_BOOST = frozenset((BOOSTED, BOOSTER))
+
+
+def test_an_honest_ladder_flags_nobody() -> None:
+    honest = Ladder(players=40, sets=400, together=0.0, help=0.0)
+    for seed in range(5):
+        assert screening.screen(simulate(honest, random.Random(seed))).flags == []
+
+
+@pytest.fixture
+def cli_env(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in list(os.environ):
+        if name.startswith("GAPLE_") and not name.startswith("GAPLE_TEST_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("GAPLE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("GAPLE_DATABASE_URL", database_url)
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+async def _store(db: Database, sets: list[screening.RatedSet]) -> dict[str, str]:
+    """The simulated sets as rated Tunggal sets in the database; the players' ids by name."""
+    names = sorted({s.player_id for rated in sets for s in rated.seats})
+    async with db.session() as session, session.begin():
+        players = [Player(name=n, token_hash=f"{i:064d}") for i, n in enumerate(names)]
+        session.add_all(players)
+        await session.flush()
+        ids = {p.name: p.id for p in players}
+        room = Room(code="FAIRPL", host_id=players[0].id, settings={"rated": True}, status="open")
+        session.add(room)
+        await session.flush()
+        ended = utcnow() - timedelta(days=1)
+        for rated in sets:
+            row = GameSet(room_id=room.id, number=rated.set_id, rules={}, ended_at=ended)
+            session.add(row)
+            await session.flush()
+            for seat in rated.seats:
+                pid = ids[seat.player_id]
+                session.add(
+                    SetPlayer(
+                        set_id=row.id,
+                        seat=seat.team,
+                        player_id=pid,
+                        mode="tunggal",
+                        rated=True,
+                        won=seat.won,
+                        rank=seat.rank,
+                    )
+                )
+                session.add(
+                    RatingChange(
+                        set_id=row.id,
+                        player_id=pid,
+                        mode="tunggal",
+                        rank=seat.rank,
+                        mu_before=25.0,
+                        sigma_before=8.0,
+                        mu_after=25.0 + seat.gain,
+                        sigma_after=7.9,
+                        at=AT,
+                    )
+                )
+        # A set that ended long ago is left out of a screening of the last 90 days.
+        old = GameSet(room_id=room.id, number=10_000, rules={}, ended_at=utcnow() - timedelta(400))
+        session.add(old)
+    return ids
+
+
+async def test_gaple_fairplay_screens_the_stored_sets(
+    db: Database, cli_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sets = simulate(LADDER, random.Random(SEED))
+    ids = await _store(db, sets)  # the command runs its own event loop: in a thread here
+    assert await asyncio.to_thread(main, ["fairplay", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["sets"] == LADDER.sets and printed["players"] == LADDER.players
+    flagged = {frozenset((f["player_id"], f["partner_id"])) for f in printed["flags"]}
+    assert flagged == {frozenset(ids[n] for n in pair) for pair in PLANTED}
+    # The same numbers as screening the sets in memory: the stored results were read faithfully.
+    direct = screening.screen(sets)
+    assert printed["pairs_tested"] == direct.pairs_tested
+    assert sorted(f["p_lift"] for f in printed["flags"]) == pytest.approx(
+        sorted(f.p_lift for f in direct.flags)
+    )
+    assert await asyncio.to_thread(main, ["fairplay"]) == 0
+    text = capsys.readouterr().out
+    assert "2 flagged" in text and f"feeder: {ids[FED]} gained from {ids[FEEDER]}" in text
+    assert await asyncio.to_thread(main, ["fairplay", "--mode", "ganda"]) == 0
+    assert "0 rated ganda sets" in capsys.readouterr().out
