@@ -10,7 +10,8 @@ spectator's too) learns of it (``LiveTables.player_muted``).
 
 from __future__ import annotations
 
-from datetime import datetime
+import asyncio
+from datetime import datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
@@ -23,8 +24,9 @@ from app.api.errors import NotFound
 from app.api.ratelimit import rate_limit
 from app.api.reports import Category, ReportStatus, refused
 from app.live import LiveTables
-from app.players import fairplay
+from app.players import fairplay, screening
 from app.players.fairplay import FairPlayError, PlayerRecord
+from app.presets import Mode
 from app.store import fairplay as fairplay_rows
 from app.store import rooms
 from app.store.models import ChatKind, ChatLogLine, Report
@@ -119,6 +121,39 @@ class PlayerRecordOut(BaseModel):
 
 class PlayersOut(BaseModel):
     players: list[PlayerRecordOut]
+
+
+class FlagOut(BaseModel):
+    kind: screening.FlagKind = Field(
+        description="`feeder`: a win-rate lift; `boosting`: thrown sets"
+    )
+    player_id: str = Field(description="The player who gained")
+    partner_id: str = Field(description="The player they gained from")
+    shared: int = Field(description="Rated sets where they met as opponents")
+    expected_shared: float = Field(description="How many meetings chance gives")
+    p_shared: float
+    a_sets: int
+    a_wins_with: int
+    a_wins_without: int
+    p_lift: float
+    b_sets: int
+    b_last_with: int
+    b_last_without: int
+    p_throw: float
+    a_above_b: int
+    gain_share: float = Field(
+        description="Of the player's rating gains, the share won at these sets"
+    )
+    threshold: float
+    set_ids: list[int] = Field(description="The latest shared sets (replay: /replay/{id})")
+
+
+class ScreeningOut(BaseModel):
+    sets: int
+    players: int
+    pairs_tested: int
+    threshold: float = Field(description="alpha / pairs tested: a flag's p-values are under it")
+    flags: list[FlagOut]
 
 
 class AuditOut(BaseModel):
@@ -231,6 +266,23 @@ async def admin_list_bans(
     with audited(request, "list_bans", "bans"):
         found = await fairplay.banned(session, limit=limit, at=utcnow())
         return PlayersOut(players=[_record(r) for r in found])
+
+
+@router.get("/fairplay", responses=BAD)
+async def admin_fairplay(
+    request: Request,
+    session: SessionDep,
+    mode: Annotated[Mode, Query()] = "tunggal",
+    days: Annotated[float, Query(gt=0, le=366)] = 90.0,
+) -> ScreeningOut:
+    """Screen the rated sets of the last ``days`` for collusion, as ``gaple fairplay`` does
+    (docs/FAIRPLAY.md). Reads only: each flag is evidence for a moderator."""
+    with audited(request, "fairplay", f"{mode} {days:g} days"):
+        since = utcnow() - timedelta(days=days)
+        sets = await fairplay.rated_sets(session, mode=mode, since=since)
+        # The statistics are plain Python: in a worker thread, the event loop keeps serving.
+        found = await asyncio.to_thread(screening.screen, sets)
+        return ScreeningOut.model_validate(found, from_attributes=True)
 
 
 @router.post("/reports/{report_id}/dismiss")

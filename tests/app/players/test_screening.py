@@ -11,12 +11,14 @@ import random
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from app.cli import main
 from app.players import screening
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 from app.store.db import Database
 from app.store.models import GameSet, Player, RatingChange, Room, SetPlayer
 from app.store.types import utcnow
@@ -142,3 +144,28 @@ async def test_gaple_fairplay_screens_the_stored_sets(
     assert "2 flagged" in text and f"feeder: {ids[FED]} gained from {ids[FEEDER]}" in text
     assert await asyncio.to_thread(main, ["fairplay", "--mode", "ganda"]) == 0
     assert "0 rated ganda sets" in capsys.readouterr().out
+
+
+MOD_TOKEN = "moderator-token-0123456789abcdefgh"
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    operators = Settings.model_validate({"admin_tokens": f"sari:moderator:{MOD_TOKEN}"})
+    return settings.model_copy(update={"admin_tokens": operators.admin_tokens})
+
+
+async def test_operators_screen_on_demand(app: Any, api: httpx.AsyncClient) -> None:
+    sets = simulate(LADDER, random.Random(SEED))
+    ids = await _store(app.state.db, sets)
+    mod = {"Authorization": f"Bearer {MOD_TOKEN}"}
+    answer = await api.get("/api/admin/fairplay", params={"days": 30}, headers=mod)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["sets"] == LADDER.sets
+    flagged = {frozenset((f["player_id"], f["partner_id"])) for f in body["flags"]}
+    assert flagged == {frozenset(ids[n] for n in pair) for pair in PLANTED}
+    assert all(f["set_ids"] and f["p_shared"] < body["threshold"] for f in body["flags"])
+    assert (await api.get("/api/admin/fairplay")).status_code == 401
+    bad = await api.get("/api/admin/fairplay", params={"mode": "solo"}, headers=mod)
+    assert bad.status_code == 422
