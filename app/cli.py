@@ -91,6 +91,11 @@ def cmd_fairplay(args: argparse.Namespace) -> int:
             f" {flag.b_last_without}/{flag.b_sets - flag.shared} (p={flag.p_throw:.2g});"
             f" sets {', '.join(str(s) for s in flag.set_ids)}"
         )
+    for pair in found.shared_address:
+        print(
+            f"shared address: {pair.player_id} and {pair.partner_id} sat at {pair.sets} rated"
+            f" sets from one address; sets {', '.join(str(s) for s in pair.set_ids)}"
+        )
     return 0
 
 

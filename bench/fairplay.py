@@ -8,7 +8,9 @@ pairs misbehave:
   at a shared table the feeder plays for the fed player: the fed one's performance gets
   ``--help`` and the feeder's loses as much;
 * a **booster** (``booster`` loses to ``boosted``): they queue together as often, and at a shared
-  table the booster throws the set (finishes last).
+  table the booster throws the set (finishes last);
+* **two accounts from one address** (``alt_a``, ``alt_b``: one person, or one household): they
+  play honestly and queue together in half as many sets, from the same address mark.
 
 Every run screens the sets with app/players/screening.py at its documented threshold and counts:
 each planted pair flagged (detection), and honest pairs flagged (false positives). Prints one line
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.players.screening import ALPHA, MIN_SHARED, RatedSet, SeatResult, screen
 
 FEEDER, FED, BOOSTER, BOOSTED = "feeder", "fed", "booster", "boosted"
+ALT_A, ALT_B = "alt_a", "alt_b"
 PLANTED = {(FED, FEEDER), (BOOSTED, BOOSTER)}  # (who gains, who gives)
 
 
@@ -46,14 +49,19 @@ class Ladder:
 
 def simulate(ladder: Ladder, rng: random.Random) -> list[RatedSet]:
     """``ladder.sets`` rated Tunggal sets of four among honest players and the planted pairs."""
-    honest = [f"p{n:02d}" for n in range(ladder.players - 4)]
-    everyone = [*honest, FEEDER, FED, BOOSTER, BOOSTED]
+    honest = [f"p{n:02d}" for n in range(ladder.players - 6)]
+    everyone = [*honest, FEEDER, FED, BOOSTER, BOOSTED, ALT_A, ALT_B]
+    mark = {p: f"m-{p}" for p in everyone} | {ALT_B: f"m-{ALT_A}"}
     skill = {p: rng.gauss(0.0, 1.0) for p in everyone}
     sets = []
     for set_id in range(1, ladder.sets + 1):
         table: list[str] = []
-        for pair in ((FED, FEEDER), (BOOSTED, BOOSTER)):
-            if not table and rng.random() < ladder.together:
+        for pair, share in (
+            ((FED, FEEDER), ladder.together),
+            ((BOOSTED, BOOSTER), ladder.together),
+            ((ALT_A, ALT_B), ladder.together / 2),
+        ):
+            if not table and rng.random() < share:
                 table = list(pair)
         while len(table) < 4:
             pick = rng.choice(everyone)
@@ -73,6 +81,7 @@ def simulate(ladder: Ladder, rng: random.Random) -> list[RatedSet]:
                 rank=order.index(p) + 1,
                 won=order[0] == p,
                 gain=1.5 - order.index(p),  # a rank above the middle gains, as a rating does
+                client_mark=mark[p],
             )
             for seat, p in enumerate(table)
         )
@@ -87,13 +96,16 @@ class Measured:
     boosted_found: int = 0
     runs_with_false: int = 0
     false_flags: int = 0
+    address_found: int = 0
+    address_false: int = 0  # runs listing another pair as sharing an address
 
 
 def measure(ladder: Ladder, runs: int, seed: int, alpha: float = ALPHA) -> Measured:
     measured = Measured()
     for run in range(runs):
         sets = simulate(ladder, random.Random(seed * 1_000_003 + run))
-        flagged = {(f.player_id, f.partner_id) for f in screen(sets, alpha=alpha).flags}
+        found = screen(sets, alpha=alpha)
+        flagged = {(f.player_id, f.partner_id) for f in found.flags}
         planted = {frozenset(p) for p in PLANTED}
         measured.runs += 1
         measured.fed_found += any(frozenset(f) == frozenset((FED, FEEDER)) for f in flagged)
@@ -103,6 +115,9 @@ def measure(ladder: Ladder, runs: int, seed: int, alpha: float = ALPHA) -> Measu
         false = [f for f in flagged if frozenset(f) not in planted]
         measured.false_flags += len(false)
         measured.runs_with_false += bool(false)
+        households = {frozenset((s.player_id, s.partner_id)) for s in found.shared_address}
+        measured.address_found += frozenset((ALT_A, ALT_B)) in households
+        measured.address_false += bool(households - {frozenset((ALT_A, ALT_B))})
     return measured
 
 
@@ -117,7 +132,10 @@ def main() -> int:
     parser.add_argument("--alpha", type=float, default=ALPHA)
     args = parser.parse_args()
     print(f"alpha {args.alpha} (Bonferroni over the pairs tested); pairs: >= {MIN_SHARED} meetings")
-    print("sets  together  runs  feeder found  booster found  runs with a false flag  false/run")
+    print(
+        "sets  together  runs  feeder found  booster found  runs with a false flag  false/run"
+        "  one address found  other address pairs"
+    )
     for sets in (int(x) for x in args.sets.split(",")):
         for together in (float(x) for x in args.together.split(",")):
             ladder = Ladder(args.players, sets, together, args.help_skill)
@@ -125,7 +143,8 @@ def main() -> int:
             print(
                 f"{sets:4d}  {together:8.2f}  {m.runs:4d}  {m.fed_found / m.runs:12.1%}"
                 f"  {m.boosted_found / m.runs:13.1%}  {m.runs_with_false / m.runs:22.1%}"
-                f"  {m.false_flags / m.runs:9.3f}"
+                f"  {m.false_flags / m.runs:9.3f}  {m.address_found / m.runs:17.1%}"
+                f"  {m.address_false / m.runs:19.1%}"
             )
     return 0
 

@@ -148,12 +148,22 @@ class FlagOut(BaseModel):
     set_ids: list[int] = Field(description="The latest shared sets (replay: /replay/{id})")
 
 
+class SharedAddressOut(BaseModel):
+    player_id: str
+    partner_id: str
+    sets: int = Field(description="Rated sets where both sat from one address")
+    set_ids: list[int] = Field(description="The latest of them")
+
+
 class ScreeningOut(BaseModel):
     sets: int
     players: int
     pairs_tested: int
     threshold: float = Field(description="alpha / pairs tested: a flag's p-values are under it")
     flags: list[FlagOut]
+    shared_address: list[SharedAddressOut] = Field(
+        description="Two accounts seated at one rated set from one address"
+    )
 
 
 class AuditOut(BaseModel):

@@ -205,12 +205,19 @@ async def rated_sets(session: AsyncSession, *, mode: str, since: datetime) -> li
     """The rated sets of ``mode`` ended since ``since``, as the screening reads them (a Ganda
     seat's team is its seat's parity: partners are never tested as a pair)."""
     by_set: dict[int, list[SeatResult]] = {}
-    for set_id, seat, player_id, rank, won, gain in await fairplay.rated_results(
+    for set_id, seat, player_id, rank, won, gain, mark in await fairplay.rated_results(
         session, mode=mode, since=since
     ):
         team = seat % 2 if mode == "ganda" else seat
         by_set.setdefault(set_id, []).append(
-            SeatResult(player_id=player_id, team=team, rank=rank, won=won, gain=gain or 0.0)
+            SeatResult(
+                player_id=player_id,
+                team=team,
+                rank=rank,
+                won=won,
+                gain=gain or 0.0,
+                client_mark=mark,
+            )
         )
     return [RatedSet(set_id=set_id, seats=tuple(seats)) for set_id, seats in by_set.items()]
 

@@ -14,6 +14,10 @@ who met as opponents at least ``min_shared`` times:
 * **throw** (boosting): did B finish last more often when A was at the table than when not, while
   A finished above B in most of their meetings? One-sided Fisher exact test on B's last places.
 
+Apart from the tests: two accounts seated at one rated set from one address (the seats' address
+marks, a keyed hash: app/clients.py) are listed as ``shared_address``, with the sets, whatever the
+counts: a household may share a connection, a moderator judges.
+
 A pair is flagged ``feeder`` when *shared* and *lift* both pass, ``boosting`` when *shared* and
 *throw* both pass and A finished above B in at least ``BEAT_SHARE`` of their meetings. "Pass" is
 a p-value under ``alpha / m``, ``m`` the ordered pairs tested (Bonferroni): the chance that any
@@ -45,6 +49,7 @@ class SeatResult:
     rank: int  # 1 = best; ties share a rank
     won: bool
     gain: float = 0.0  # what the set did to the player's rating (mu after - mu before)
+    client_mark: str | None = None  # a keyed hash of the seat's address (None: not known)
 
 
 @dataclass(frozen=True)
@@ -78,12 +83,23 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class SharedAddress:
+    """Two accounts seated at rated sets from one address: how many sets, and the latest ones."""
+
+    player_id: str
+    partner_id: str
+    sets: int
+    set_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Screening:
     sets: int
     players: int
     pairs_tested: int
     threshold: float
     flags: list[Flag]
+    shared_address: list[SharedAddress] = field(default_factory=list)
 
 
 # --- the tests -----------------------------------------------------------------------------------
@@ -135,6 +151,7 @@ def screen(
     lasts: dict[str, int] = defaultdict(int)
     gains: dict[str, float] = defaultdict(float)
     met: dict[tuple[str, str], list[int]] = defaultdict(list)  # sorted pair -> set indexes
+    one_address: dict[tuple[str, str], list[int]] = defaultdict(list)  # sorted pair -> set ids
     stored = list(sets)
     seats_per_set = 0
     for index, rated in enumerate(stored):
@@ -146,8 +163,12 @@ def screen(
             lasts[seat.player_id] += seat.rank == worst
             gains[seat.player_id] += max(seat.gain, 0.0)
         for one, other in combinations(rated.seats, 2):
-            if one.team != other.team and one.player_id != other.player_id:
+            if one.player_id == other.player_id:
+                continue
+            if one.team != other.team:
                 met[_key(one.player_id, other.player_id)].append(index)
+            if one.client_mark is not None and one.client_mark == other.client_mark:
+                one_address[_key(one.player_id, other.player_id)].append(rated.set_id)
     slots = sum(len(v) for v in played.values())
     tested = [(pair, shared) for pair, shared in met.items() if len(shared) >= min_shared]
     pairs_tested = 2 * len(tested)
@@ -168,12 +189,17 @@ def screen(
             if flag is not None:
                 flags.append(flag)
     flags.sort(key=lambda f: (min(f.p_lift, f.p_throw), f.player_id, f.partner_id))
+    households = [
+        SharedAddress(player_id=a, partner_id=b, sets=len(ids), set_ids=ids[-EVIDENCE_SETS:])
+        for (a, b), ids in sorted(one_address.items(), key=lambda item: -len(item[1]))
+    ]
     return Screening(
         sets=len(stored),
         players=len(played),
         pairs_tested=pairs_tested,
         threshold=threshold,
         flags=flags,
+        shared_address=households,
     )
 
 

@@ -221,9 +221,9 @@ async def action_counts(
 
 async def rated_results(
     session: AsyncSession, *, mode: str, since: datetime
-) -> list[tuple[int, int, str, int, bool, float | None]]:
+) -> list[tuple[int, int, str, int, bool, float | None, str | None]]:
     """Every ranked seat of the rated sets of ``mode`` that ended since ``since``, by set and
-    seat: (set id, seat, player id, rank, won, mu after - mu before or None)."""
+    seat: (set id, seat, player id, rank, won, mu after - mu before or None, address mark)."""
     query = (
         select(
             SetPlayer.set_id,
@@ -232,6 +232,7 @@ async def rated_results(
             SetPlayer.rank,
             SetPlayer.won,
             RatingChange.mu_after - RatingChange.mu_before,
+            SetPlayer.client_mark,
         )
         .join(GameSet, GameSet.id == SetPlayer.set_id)
         .outerjoin(
@@ -248,8 +249,8 @@ async def rated_results(
         .order_by(SetPlayer.set_id, SetPlayer.seat)
     )
     return [
-        (set_id, seat, player_id, int(rank or 0), bool(won), gain)
-        for set_id, seat, player_id, rank, won, gain in await session.execute(query)
+        (set_id, seat, player_id, int(rank or 0), bool(won), gain, mark)
+        for set_id, seat, player_id, rank, won, gain, mark in await session.execute(query)
     ]
 
 

@@ -113,6 +113,8 @@ class Seat(Base):
     # On a bot's seat: the human who left or dropped it, who may take it back during the set.
     left_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     sat_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The address mark (app/clients.py address_mark) of the seated player's latest table socket.
+    client_mark: Mapped[str | None] = mapped_column(String(16))
     # Quick play, after a set: when this seat's player chose "play again" (None: not chosen).
     ready_at: Mapped[datetime | None] = mapped_column()
 
@@ -262,6 +264,8 @@ class SetPlayer(Base):
     left: Mapped[bool] = mapped_column(default=False)
     won: Mapped[bool | None]
     rank: Mapped[int | None]
+    # The seat's address mark as the set started (None: none known): the screening compares them.
+    client_mark: Mapped[str | None] = mapped_column(String(16))
 
 
 class Rating(Base):

@@ -243,3 +243,13 @@ async def live_rooms_of(session: AsyncSession, *, player_id: str) -> list[str]:
         .order_by(Room.id)
     )
     return list((await session.execute(query)).scalars())
+
+
+async def mark_client(session: AsyncSession, *, room_id: str, player_id: str, mark: str) -> None:
+    """The player's seat in the room (if any) carries the address mark of their latest socket."""
+    await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.player_id == player_id)
+        .values(client_mark=mark)
+        .execution_options(synchronize_session=False)
+    )

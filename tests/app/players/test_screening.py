@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from app.cli import main
 from app.players import screening
@@ -22,8 +23,11 @@ from app.settings import Settings, get_settings
 from app.store.db import Database
 from app.store.models import GameSet, Player, RatingChange, Room, SetPlayer
 from app.store.types import utcnow
-from bench.fairplay import BOOSTED, BOOSTER, FED, FEEDER, Ladder, simulate
+from bench.fairplay import ALT_A, ALT_B, BOOSTED, BOOSTER, FED, FEEDER, Ladder, simulate
+from tests.app.live.client import Lobby, TableClient
+from tests.app.live.server import ServerProcess
 from tests.app.players.conftest import AT
+from tests.conftest import TEST_SECRET_KEY
 
 LADDER = Ladder(players=40, sets=400, together=0.08)
 SEED = 27
@@ -45,13 +49,31 @@ def test_a_planted_feeder_and_booster_are_flagged_and_no_honest_pair() -> None:
     flagged = {frozenset((f.player_id, f.partner_id)) for f in found.flags}
     assert flagged == PLANTED
     fed = next(f for f in found.flags if f.player_id == FED)
-    assert fed.partner_id == FEEDER and fed.kind == "feeder"
-    assert fed.p_lift < found.threshold and fed.p_shared < found.threshold
+    # The feeder's help shows as the fed player's lift, or as the feeder's own last places.
+    assert fed.partner_id == FEEDER and fed.p_shared < found.threshold
+    assert min(fed.p_lift, fed.p_throw) < found.threshold
     assert fed.shared > 3 * fed.expected_shared and fed.set_ids
     boost = next(f for f in found.flags if frozenset((f.player_id, f.partner_id)) == PLANTED_BOOST)
     assert boost.player_id == BOOSTED  # the one who gains is named first
     assert boost.b_last_with == boost.shared  # the booster threw every shared set
     assert found.threshold == pytest.approx(screening.ALPHA / found.pairs_tested)
+    # The two accounts from one address, and nobody else, are listed with their sets.
+    [household] = found.shared_address
+    assert {household.player_id, household.partner_id} == {ALT_A, ALT_B}
+    assert household.sets == len(household.set_ids) > 0
+
+
+def test_one_address_is_listed_only_for_seats_marked_alike() -> None:
+    def seat(player: str, seat: int, mark: str | None) -> screening.SeatResult:
+        return screening.SeatResult(player, seat, seat + 1, seat == 0, client_mark=mark)
+
+    sets = [
+        screening.RatedSet(1, (seat("a", 0, "x"), seat("b", 1, "x"), seat("c", 2, "y"))),
+        screening.RatedSet(2, (seat("a", 0, None), seat("b", 1, None), seat("c", 2, "y"))),
+        screening.RatedSet(3, (seat("a", 0, "x"), seat("c", 1, "z"), seat("b", 2, "x"))),
+    ]
+    [pair] = screening.screen(sets).shared_address
+    assert (pair.player_id, pair.partner_id, pair.sets, pair.set_ids) == ("a", "b", 2, [1, 3])
 
 
 PLANTED_BOOST = frozenset((BOOSTED, BOOSTER))
@@ -102,6 +124,7 @@ async def _store(db: Database, sets: list[screening.RatedSet]) -> dict[str, str]
                         rated=True,
                         won=seat.won,
                         rank=seat.rank,
+                        client_mark=seat.client_mark,
                     )
                 )
                 session.add(
@@ -141,7 +164,10 @@ async def test_gaple_fairplay_screens_the_stored_sets(
     )
     assert await asyncio.to_thread(main, ["fairplay"]) == 0
     text = capsys.readouterr().out
-    assert "2 flagged" in text and f"feeder: {ids[FED]} gained from {ids[FEEDER]}" in text
+    assert "2 flagged" in text and f"{ids[FED]} gained from {ids[FEEDER]}" in text
+    assert "shared address:" in text
+    households = printed["shared_address"]
+    assert [{h["player_id"], h["partner_id"]} for h in households] == [{ids[ALT_A], ids[ALT_B]}]
     assert await asyncio.to_thread(main, ["fairplay", "--mode", "ganda"]) == 0
     assert "0 rated ganda sets" in capsys.readouterr().out
 
@@ -169,3 +195,38 @@ async def test_operators_screen_on_demand(app: Any, api: httpx.AsyncClient) -> N
     assert (await api.get("/api/admin/fairplay")).status_code == 401
     bad = await api.get("/api/admin/fairplay", params={"mode": "solo"}, headers=mod)
     assert bad.status_code == 422
+
+
+async def test_a_rated_set_keeps_its_seats_address_marks(database_url: str, tmp_path: Path) -> None:
+    """Four players at one rated table, all from this machine's address: the set's line-up keeps
+    one and the same mark for each (a keyed hash, not the address)."""
+    server = ServerProcess(database_url, tmp_path / "server")
+    await asyncio.to_thread(server.start)
+    lobby = Lobby(server.base_url)
+    clients: list[TableClient] = []
+    try:
+        guests = [await lobby.guest(n) for n in ("Ayu", "Budi", "Citra", "Dewi")]
+        code = (await lobby.create_room(guests[0]["token"], rated=True))["code"]
+        for seat, guest in enumerate(guests):
+            await lobby.sit(guest["token"], code, seat)
+        clients = [TableClient(server.ws_url(code), g["token"]) for g in guests]
+        for each in clients:
+            await each.connect()
+        await lobby.start(guests[0]["token"], code)
+        await clients[0].wait_for(lambda: (clients[0].view or {}).get("phase") == "playing")
+    finally:
+        for each in clients:
+            await each.close()
+        await lobby.close()
+        await asyncio.to_thread(server.stop)
+    db = Database(database_url, secret_key=TEST_SECRET_KEY)
+    try:
+        async with db.session() as session:
+            rows = (await session.execute(select(SetPlayer))).scalars().all()
+    finally:
+        await db.dispose()
+    assert len(rows) == 4 and all(r.rated for r in rows)
+    marks = {r.client_mark for r in rows}
+    assert len(marks) == 1
+    (mark,) = marks
+    assert mark is not None and len(mark) == 16 and int(mark, 16) >= 0  # hex, not an address
