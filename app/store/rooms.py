@@ -139,9 +139,10 @@ async def put_in_seat(
     seat: int,
     player_id: str | None = None,
     bot: str | None = None,
+    client_mark: str | None = None,
 ) -> Seat:
     """Occupy an empty seat; a taken seat raises IntegrityError at flush (primary key)."""
-    row = Seat(room_id=room_id, seat=seat, player_id=player_id, bot=bot)
+    row = Seat(room_id=room_id, seat=seat, player_id=player_id, bot=bot, client_mark=client_mark)
     session.add(row)
     await session.flush()
     return row
