@@ -361,6 +361,11 @@ class NameRules(BaseModel):
     )
 
 
+class ReportChoices(BaseModel):
+    categories: list[str] = Field(description="A report's categories (POST /api/reports)")
+    max_text: int = Field(description="A report's text limit, after trimming")
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
@@ -368,6 +373,7 @@ class PresetsOut(BaseModel):
     practice: PracticeChoices
     quickplay: QuickplayChoices
     chat: ChatChoices
+    reports: ReportChoices
     names: NameRules
 
 

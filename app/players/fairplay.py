@@ -1,6 +1,7 @@
 """Fair play's rules: players' reports, operators' warnings and mutes (docs/API.md "Fair play").
 
-* A report names a player, a category, a text (at most 500 characters) and maybe a set. A
+* A report names a player, a category, a text (at most 500 characters) and maybe a set (none
+  named: the latest set the two started together in the last ``CONTEXT_WINDOW``, if any). A
   reporter has at most one open report about a player (``already_reported``); the reported
   player is never told.
 * Acting on a player (a warning, a mute, a ban) closes their open reports as ``actioned``; a
@@ -38,6 +39,7 @@ from app.store.models import (
     Player,
     Report,
 )
+from app.store.types import utcnow
 
 MAX_REPORT_TEXT = 500
 MAX_REASON_LENGTH = 200
@@ -77,6 +79,11 @@ async def report(
     if await fairplay.open_report(session, reporter_id=reporter.id, player_id=player_id):
         raise FairPlayError(
             "already_reported", "your report about this player is still open", field="player_id"
+        )
+    if set_id is None:
+        # Reported from a table (a seat's menu): the set they play together, if one is recent.
+        set_id = await fairplay.latest_set_together(
+            session, player_ids=(reporter.id, player_id), since=utcnow() - CONTEXT_WINDOW
         )
     return await fairplay.add_report(
         session,

@@ -216,6 +216,22 @@ async def action_counts(
     return {target: int(count) for target, count in rows}
 
 
+async def latest_set_together(
+    session: AsyncSession, *, player_ids: tuple[str, str], since: datetime
+) -> int | None:
+    """The latest set both players sat in that started since ``since``."""
+    first, second = player_ids
+    other = select(SetPlayer.set_id).where(SetPlayer.player_id == second)
+    query = (
+        select(GameSet.id)
+        .join(SetPlayer, SetPlayer.set_id == GameSet.id)
+        .where(SetPlayer.player_id == first, GameSet.started_at >= since, GameSet.id.in_(other))
+        .order_by(GameSet.started_at.desc(), GameSet.id.desc())
+        .limit(1)
+    )
+    return await session.scalar(query)
+
+
 # --- rated results, for the screening -----------------------------------------------------------
 
 

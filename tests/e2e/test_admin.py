@@ -88,8 +88,8 @@ def test_the_admin_page_removes_a_player_from_a_seat(open_page, lobby_api):
 
 
 def test_a_moderator_reads_a_report_in_the_queue_and_mutes_the_player(open_page, lobby_api):
-    """A report about a chat line: the queue shows it with the set's replay and the stored chat
-    around it; the moderator mutes the player, whose next line is refused."""
+    """A report from a seat at the table: the queue shows it with the set's replay and the
+    stored chat around it; the moderator mutes the player, whose next line is refused."""
     budi, ayu = lobby_api.guest("Budi"), lobby_api.guest("Ayu")
     code = lobby_api.create_room(budi["token"], mode="tunggal", rated=True, turn_seconds=60)["code"]
     lobby_api.sit(budi["token"], code, 0)
@@ -106,10 +106,18 @@ def test_a_moderator_reads_a_report_in_the_queue_and_mutes_the_player(open_page,
     player.by("chat-input").fill("kamu payah semua")
     player.by("chat-send").click()
     player.by("chat-lines").get_by_text("kamu payah semua").wait_for()
-    report = {"player_id": budi["player_id"], "category": "abuse", "text": "kasar di chat"}
-    lobby_api._call(
-        "POST", "/api/reports", ayu["token"], json=report | {"set_id": played["set_id"]}
-    )
+    # Ayu, at her seat, reports Budi from the chat drawer's seat row (the set is named for her).
+    reporter = open_page(label="ayu", locale="en-US")
+    reporter.login_as(ayu)
+    reporter.open_link(code)
+    reporter.by("chat-toggle").click()
+    reporter.by("chat-report", seat=0).click()
+    reporter.by("report-dialog").wait_for()
+    reporter.by("report-category").select_option("abuse")
+    reporter.by("report-text").fill("kasar di chat")
+    reporter.by("report-send").click()
+    reporter.page.get_by_text("Your report about Budi reached the moderators.").wait_for()
+    assert reporter.by("report-dialog").count() == 0
 
     admin = admin_page(open_page)
     card = admin.by("admin-report", player=budi["player_id"])
