@@ -9,9 +9,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from app.players import fairplay
 from app.rooms.sweeper import Sweeper
-from app.store import chatlog
+from app.store import chatlog, rooms
 from app.store.models import ChatLogLine, Report
 from tests.app.live.client import Lobby, TableClient
 from tests.app.live.server import ServerProcess
@@ -91,8 +93,6 @@ async def _room_and_players(app: Any, make_guest: Any, api: Any) -> tuple[str, s
     room = await api.post("/api/rooms", json={"rated": True}, headers=ayu.headers)
     assert room.status_code == 201, room.text
     async with app.state.db.session() as session:
-        from app.store import rooms
-
         found = await rooms.get_room_by_code(session, code=room.json()["code"])
         assert found is not None
         return found.id, ayu.player_id, budi.player_id
@@ -124,8 +124,6 @@ async def test_the_sweeper_removes_chat_past_its_retention(
     swept = await Sweeper(app.state.db, app.state.live, settings).sweep(now)
     assert swept.chat_removed == 1
     async with app.state.db.session() as session:
-        from sqlalchemy import select
-
         kept = list((await session.execute(select(ChatLogLine.text))).scalars())
     assert kept == ["masih baru"]
     again = await Sweeper(app.state.db, app.state.live, settings).sweep(now)

@@ -4,12 +4,15 @@ moderators' queue: grouped by player, dismissed, actioned by acting on the playe
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 
 from app.settings import Settings
+from app.store.models import GameSet, Room, SetPlayer
+from app.store.types import utcnow
 
 MOD_TOKEN = "moderator-token-0123456789abcdefgh"
 MOD = {"Authorization": f"Bearer {MOD_TOKEN}"}
@@ -113,11 +116,6 @@ async def test_acting_on_a_player_closes_their_open_reports(
 async def test_a_report_from_a_table_names_the_set_played_together(
     api: httpx.AsyncClient, app: Any, make_guest: Any
 ) -> None:
-    from datetime import timedelta
-
-    from app.store.models import GameSet, Room, SetPlayer
-    from app.store.types import utcnow
-
     ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
     async with app.state.db.session() as session, session.begin():
         room = Room(code="RPTSET", host_id=ayu.player_id, settings={}, status="playing")

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.gaple import ADMIN_TOKEN, WCAG_AA, Page, contrast
+from tests.e2e.gaple import (
+    ADMIN_TOKEN,
+    PHONE,
+    WCAG_AA,
+    Page,
+    contrast,
+    no_horizontal_scroll,
+)
 
 
 def seated_guest(
@@ -131,6 +138,9 @@ def test_a_moderator_reads_a_report_in_the_queue_and_mutes_the_player(open_page,
     line = card.locator('[data-testid="admin-chat-line"]')
     line.first.wait_for()
     assert "Budi" in line.first.inner_text() and "kamu payah semua" in line.first.inner_text()
+    # Phone first: the queue with its actions fits 390 px without sideways scrolling.
+    admin.page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    no_horizontal_scroll(admin)
 
     card.locator('[data-testid="admin-mute"]').click()
     admin.page.get_by_text("Budi is muted until", exact=False).wait_for()
