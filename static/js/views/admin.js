@@ -267,7 +267,10 @@ function reportCard(group) {
     h('div', { class: 'admin-actions' },
       actionButton('admin-context-toggle', t('admin.context'), () => showContext(latest.id)),
       actionButton('admin-dismiss', t('admin.dismiss'), () => dismiss(group)),
-      ...moderation({ player_id: group.player_id, name: group.name })),
+      ...moderation({ player_id: group.player_id, name: group.name }),
+      adm.bans !== null // an admin's token: a ban closes the reports too
+        ? actionButton('admin-report-ban', t('admin.ban'), () => ban({ player_id: group.player_id, name: group.name }, true))
+        : null),
     adm.opened === latest.id ? contextView(latest.id) : null);
 }
 
