@@ -10,7 +10,7 @@ players' own words and adds nothing about the game. Reactions are fleeting (neve
 lines and phrases are kept, the last ``HISTORY_LINES`` per table, in memory only, and sent to a
 socket after its ``welcome``.
 
-Rated tables (quick play's, a rated room's, a rated tournament's) also store their chat lines and
+Rated tables (quick play's, a rated room's) and tournament tables also store their chat lines and
 phrases for the moderators (``keeps_chat``; app/store/chatlog.py), for
 ``GAPLE_CHAT_RETENTION_DAYS``: a report shows the lines around it. Nothing else is stored.
 
@@ -73,9 +73,10 @@ def catalogue() -> dict[str, Any]:
     }
 
 
-def keeps_chat(settings: dict[str, Any]) -> bool:
-    """Whether a table with these room settings stores its chat for the moderators."""
-    return bool(settings.get("rated"))
+def keeps_chat(settings: dict[str, Any], *, tournament: bool = False) -> bool:
+    """Whether a table (its room's settings; a tournament's or not) stores its chat for the
+    moderators: a rated one, or a tournament's."""
+    return tournament or bool(settings.get("rated"))
 
 
 def clean_text(text: str) -> str:

@@ -57,7 +57,8 @@ def on_message(
         if (v.seat is None or not only_spectators) and (v.player_id, sender) not in blocks
     )
     fx: list[Effect] = [Send(to, (dumps(frame),))]
-    if frame["type"] != "react" and keeps_chat(state.room.settings):
+    room = state.room
+    if frame["type"] != "react" and keeps_chat(room.settings, tournament=room.tournament):
         if frame["type"] == "chat":
             line = KeepChat(
                 state.set_id, sender, frame["name"], viewer.seat, "chat", frame["text"], now

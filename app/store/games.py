@@ -97,6 +97,7 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
             )
         ),
         quickplay=room.quickplay,
+        tournament=await rooms.is_tournament_table(session, room_id=room_id),
     )
 
 

@@ -40,6 +40,7 @@ class RoomInfo:
     # talk at the table until then (app/rooms/talk.py).
     muted: tuple[tuple[str, float], ...] = ()
     quickplay: bool = False
+    tournament: bool = False  # a tournament's table (it keeps its chat, rated or not)
     bots_at: float | None = None  # quick play: when bots fill and the set starts (epoch seconds)
 
     def seat_of(self, player_id: str | None) -> int | None:

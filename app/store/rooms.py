@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import SEATS_PER_TABLE, Room, Seat
+from app.store.models import SEATS_PER_TABLE, Room, Seat, TournamentTable
 from app.store.types import utcnow
 
 
@@ -254,3 +254,8 @@ async def mark_client(session: AsyncSession, *, room_id: str, player_id: str, ma
         .values(client_mark=mark)
         .execution_options(synchronize_session=False)
     )
+
+
+async def is_tournament_table(session: AsyncSession, *, room_id: str) -> bool:
+    query = select(TournamentTable.tournament_id).where(TournamentTable.room_id == room_id).limit(1)
+    return (await session.scalar(query)) is not None
