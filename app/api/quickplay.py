@@ -43,7 +43,7 @@ async def quick_play(
         choice=choice,
         new_code=lobby.new_room_code,
         mark=address_mark(client_address(request), settings.secret),
-        apart_by_address=settings.quickplay_apart_by_address,
+        apart_by_address=settings.apart_by_address,
     )
     await session.commit()
     for room_id in seated.left:

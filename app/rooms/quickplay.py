@@ -273,7 +273,7 @@ async def seat_player(
     table where a player sits whom they block or who blocks them. Ganda, in a party: both
     partners are seated, across from each other (``_seat_pair``). ``mark``: the caller's
     address mark (app/clients.py), kept on the seat; with ``apart_by_address`` the caller is
-    never seated where someone from that address sits (GAPLE_QUICKPLAY_APART_BY_ADDRESS)."""
+    never seated where someone from that address sits (GAPLE_APART_BY_ADDRESS)."""
     await serialise(session, choice.key)
     gone: dict[Departure, list[str]] = {"left": [], "closed": [], "started": []}
     # Read under the lock: a player who sits meanwhile waits for it, and then sees this one.

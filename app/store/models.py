@@ -494,6 +494,7 @@ class TournamentEntry(Base):
     partner_confirmed: Mapped[bool] = mapped_column(default=False)
     withdrawn_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    client_mark: Mapped[str | None] = mapped_column(String(16))  # the entering request's address
 
 
 class TournamentRound(Base):

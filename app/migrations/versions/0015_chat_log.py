@@ -3,7 +3,8 @@
 * ``chat_log``: who said what at which room (and set), when; removed after
   ``GAPLE_CHAT_RETENTION_DAYS`` (the sweeper).
 * ``seats.client_mark``, ``set_players.client_mark``: a keyed hash of the seated player's address
-  (app/clients.py), so the screening can see two accounts at one rated table from one address.
+  (app/clients.py), so the screening can see two accounts at one rated table from one address;
+  ``tournament_entries.client_mark``, the entering request's, for GAPLE_APART_BY_ADDRESS.
 
 Revision ID: 0015
 Revises: 0013
@@ -51,13 +52,13 @@ def upgrade() -> None:
     op.create_index("ix_chat_log_room_id_at", "chat_log", ["room_id", "at"])
     op.create_index("ix_chat_log_player_id_at", "chat_log", ["player_id", "at"])
     op.create_index("ix_chat_log_at", "chat_log", ["at"])
-    for table in ("seats", "set_players"):
+    for table in ("seats", "set_players", "tournament_entries"):
         with op.batch_alter_table(table) as batch:
             batch.add_column(sa.Column("client_mark", sa.String(16), nullable=True))
 
 
 def downgrade() -> None:
-    for table in ("set_players", "seats"):
+    for table in ("tournament_entries", "set_players", "seats"):
         with op.batch_alter_table(table) as batch:
             batch.drop_column("client_mark")
     op.drop_index("ix_chat_log_at", table_name="chat_log")
