@@ -1,4 +1,4 @@
-"""The ``gaple`` command: ``gaple serve`` and ``gaple migrate``."""
+"""The ``gaple`` command: ``gaple serve``, ``gaple migrate`` and ``gaple fairplay``."""
 
 from __future__ import annotations
 
@@ -48,6 +48,54 @@ def cmd_migrate(_args: argparse.Namespace) -> int:
     settings = _settings(server=False)
     _upgrade(settings.database_url)
     print("gaple: database is at the latest migration")
+    return 0
+
+
+def cmd_fairplay(args: argparse.Namespace) -> int:
+    """Screen the stored rated sets for collusion (docs/FAIRPLAY.md): one line per flagged pair,
+    or ``--json``. Reads only; moderators decide."""
+    import json
+    from dataclasses import asdict
+    from datetime import timedelta
+
+    from app.players import fairplay, screening
+    from app.store.db import Database
+    from app.store.types import utcnow
+
+    settings = _settings(server=False)
+
+    async def load() -> list[screening.RatedSet]:
+        db = Database(settings.database_url, secret_key=settings.secret)
+        try:
+            async with db.session() as session:
+                since = utcnow() - timedelta(days=args.days)
+                return await fairplay.rated_sets(session, mode=args.mode, since=since)
+        finally:
+            await db.dispose()
+
+    found = screening.screen(asyncio.run(load()), alpha=args.alpha, min_shared=args.min_shared)
+    if args.json:
+        print(json.dumps(asdict(found), indent=2))
+        return 0
+    print(
+        f"gaple fairplay: {found.sets} rated {args.mode} sets, {found.players} players, "
+        f"{found.pairs_tested} pairs tested (p < {found.threshold:.2g}): {len(found.flags)} flagged"
+    )
+    for flag in found.flags:
+        alone = flag.a_sets - flag.shared
+        print(
+            f"{flag.kind}: {flag.player_id} gained from {flag.partner_id}: met {flag.shared} times"
+            f" (chance: {flag.expected_shared}, p={flag.p_shared:.2g}); wins with/without"
+            f" {flag.a_wins_with}/{flag.shared} vs {flag.a_wins_without}/{alone}"
+            f" (p={flag.p_lift:.2g}); partner last with/without {flag.b_last_with}/{flag.shared} vs"
+            f" {flag.b_last_without}/{flag.b_sets - flag.shared} (p={flag.p_throw:.2g});"
+            f" sets {', '.join(str(s) for s in flag.set_ids)}"
+        )
+    for pair in found.shared_address:
+        print(
+            f"shared address: {pair.player_id} and {pair.partner_id} sat at {pair.sets} rated"
+            f" sets from one address; sets {', '.join(str(s) for s in pair.set_ids)}"
+        )
     return 0
 
 
@@ -251,6 +299,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
     migrate = sub.add_parser("migrate", help="upgrade the database to the latest migration")
     migrate.set_defaults(func=cmd_migrate)
+    from app.players import screening
+    from app.presets import MODES
+
+    fair = sub.add_parser("fairplay", help="screen rated sets for collusion (docs/FAIRPLAY.md)")
+    fair.add_argument("--mode", choices=MODES, default="tunggal")
+    fair.add_argument("--days", type=float, default=90.0, help="sets ended this many days back")
+    fair.add_argument("--alpha", type=float, default=screening.ALPHA)
+    fair.add_argument("--min-shared", type=int, default=screening.MIN_SHARED, dest="min_shared")
+    fair.add_argument("--json", action="store_true", help="the whole screening as JSON")
+    fair.set_defaults(func=cmd_fairplay)
     return parser
 
 

@@ -6,6 +6,8 @@ against ``client_address``.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 
 from fastapi import FastAPI
@@ -47,3 +49,13 @@ def trust_proxy_headers(app: FastAPI, settings: Settings) -> None:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+
+
+def address_mark(address: str, secret: str) -> str:
+    """What a rated set keeps of a seat's address (docs/FAIRPLAY.md): a keyed hash that tells two
+    seats' addresses equal or not, and never the address itself."""
+    digest = hmac.new(secret.encode(), address.encode(), hashlib.sha256).hexdigest()
+    return digest[:ADDRESS_MARK_LENGTH]
+
+
+ADDRESS_MARK_LENGTH = 16

@@ -56,6 +56,11 @@ class LiveTables(Protocol):
         """An operator banned the player (already committed): every socket of theirs, on every
         node, gets ``{"type": "bye", "reason": "banned"}`` and is closed."""
 
+    async def player_muted(self, player_id: str, until: float | None) -> None:
+        """An operator muted the player until ``until`` (epoch seconds) or lifted the mute (None;
+        already committed): every table on every node where the player has a socket, seated or
+        watching, refuses or allows their talk from now on."""
+
     def spectator_count(self, room_id: str) -> int:
         """How many people watch the room right now (for the lobby)."""
 
@@ -79,6 +84,9 @@ class NullLiveTables:
         return None
 
     async def player_banned(self, player_id: str) -> None:
+        return None
+
+    async def player_muted(self, player_id: str, until: float | None) -> None:
         return None
 
     def spectator_count(self, room_id: str) -> int:

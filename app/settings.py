@@ -103,6 +103,11 @@ class Settings(BaseSettings):
     # A mute's length by how many the player had before: the first, the second, then every
     # later one (seconds: 1 day, 1 week, 30 days); "a,b,c" in the environment.
     mute_seconds: Annotated[tuple[int, ...], NoDecode] = (86400, 604800, 2592000)
+    # Quick play never seats two accounts from one address at one table, and a tournament takes
+    # one entry per address (docs/FAIRPLAY.md).
+    apart_by_address: bool = False
+    # Chat lines said at rated tables are kept this long for the moderators, then removed.
+    chat_retention_days: float = Field(default=30.0, gt=0)
     # POST /api/friends/{id} (requests and acceptances): per address, and per player (any address)
     rate_friends: str = "20/minute;200/day"
     rate_blocks: str = "30/minute"  # POST and DELETE /api/blocks/{id}, per address

@@ -88,6 +88,7 @@ ErrorCode = Literal[
     "tournament_full",
     "already_entered",
     "partner_entered",
+    "same_address",
     "not_entered",
     "too_few_entrants",
     "tournament_started",

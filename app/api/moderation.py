@@ -4,29 +4,32 @@ Mounted with app/api/admin.py and on its terms (an operator's token, ``GAPLE_RAT
 log line per call); every role may call these. Each change writes its audit row in its own
 transaction. Acting on a player (warn, mute) closes their open reports as ``actioned``. A mute
 or its lifting makes the tables where the player sits reload the room, and with it who is
-muted, as a block does (app/api/social.py).
+muted, as a block does (app/api/social.py), and every table where the player has a socket (a
+spectator's too) learns of it (``LiveTables.player_muted``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import asyncio
+from datetime import datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import cursors
-from app.api.admin import ADMIN, BAD, PlayerId, audited, current_operator
+from app.api.admin import ADMIN, BAD, ROLE, AdminOnly, PlayerId, audited, current_operator
 from app.api.deps import HubDep, LiveDep, SessionDep, SettingsDep
 from app.api.errors import NotFound
 from app.api.ratelimit import rate_limit
 from app.api.reports import Category, ReportStatus, refused
 from app.live import LiveTables
-from app.players import fairplay
-from app.players.fairplay import FairPlayError
+from app.players import fairplay, screening
+from app.players.fairplay import FairPlayError, PlayerRecord
+from app.presets import Mode
 from app.store import fairplay as fairplay_rows
 from app.store import rooms
-from app.store.models import Report
+from app.store.models import ChatKind, ChatLogLine, Report
 from app.store.types import utcnow
 
 router = APIRouter(
@@ -85,6 +88,84 @@ class MuteOut(BaseModel):
     muted_until: datetime | None
 
 
+class ChatLogOut(BaseModel):
+    at: datetime
+    room_id: str
+    set_id: int | None
+    player_id: str
+    name: str | None = Field(description="As the table signed the line")
+    seat: int | None = Field(description="None: said by a spectator")
+    kind: ChatKind = Field(description="`chat`: free text; `phrase`: `text` is a phrase id")
+    text: str
+
+
+class ReportContextOut(BaseModel):
+    report: AdminReportOut
+    replay: str | None = Field(description="The set's replay page, when the report names a set")
+    lines: list[ChatLogOut] = Field(description="Stored chat around the report, oldest first")
+
+
+class PlayerRecordOut(BaseModel):
+    player_id: str
+    name: str
+    username: str | None = Field(description="None: a guest")
+    created_at: datetime
+    banned: bool
+    banned_at: datetime | None
+    banned_reason: str | None
+    reports: dict[str, int] = Field(description="Reports about the player, by status")
+    warnings: int
+    mutes: int = Field(description="Every mute the player had (the next one's length)")
+    muted_until: datetime | None = Field(description="The running mute's end; None: not muted")
+
+
+class PlayersOut(BaseModel):
+    players: list[PlayerRecordOut]
+
+
+class FlagOut(BaseModel):
+    kind: screening.FlagKind = Field(
+        description="`feeder`: a win-rate lift; `boosting`: thrown sets"
+    )
+    player_id: str = Field(description="The player who gained")
+    partner_id: str = Field(description="The player they gained from")
+    shared: int = Field(description="Rated sets where they met as opponents")
+    expected_shared: float = Field(description="How many meetings chance gives")
+    p_shared: float
+    a_sets: int
+    a_wins_with: int
+    a_wins_without: int
+    p_lift: float
+    b_sets: int
+    b_last_with: int
+    b_last_without: int
+    p_throw: float
+    a_above_b: int
+    gain_share: float = Field(
+        description="Of the player's rating gains, the share won at these sets"
+    )
+    threshold: float
+    set_ids: list[int] = Field(description="The latest shared sets (replay: /replay/{id})")
+
+
+class SharedAddressOut(BaseModel):
+    player_id: str
+    partner_id: str
+    sets: int = Field(description="Rated sets where both sat from one address")
+    set_ids: list[int] = Field(description="The latest of them")
+
+
+class ScreeningOut(BaseModel):
+    sets: int
+    players: int
+    pairs_tested: int
+    threshold: float = Field(description="alpha / pairs tested: a flag's p-values are under it")
+    flags: list[FlagOut]
+    shared_address: list[SharedAddressOut] = Field(
+        description="Two accounts seated at one rated set from one address"
+    )
+
+
 class AuditOut(BaseModel):
     id: int
     operator: str
@@ -102,6 +183,27 @@ class AuditPageOut(BaseModel):
 
 def _report(row: Report) -> AdminReportOut:
     return AdminReportOut.model_validate(row, from_attributes=True)
+
+
+def _line(row: ChatLogLine) -> ChatLogOut:
+    return ChatLogOut.model_validate(row, from_attributes=True)
+
+
+def _record(found: PlayerRecord) -> PlayerRecordOut:
+    player = found.player
+    return PlayerRecordOut(
+        player_id=player.id,
+        name=player.name,
+        username=found.username,
+        created_at=player.created_at,
+        banned=player.banned_at is not None,
+        banned_at=player.banned_at,
+        banned_reason=player.banned_reason,
+        reports=found.reports,
+        warnings=found.warnings,
+        mutes=found.mutes,
+        muted_until=found.muted_until,
+    )
 
 
 async def _tables_of(session: SessionDep, live: LiveTables, player_id: str) -> None:
@@ -134,6 +236,65 @@ async def admin_list_reports(
         )
 
 
+@router.get("/reports/{report_id}")
+async def admin_report_context(
+    request: Request, report_id: Annotated[int, Path(ge=1)], session: SessionDep
+) -> ReportContextOut:
+    """The report with the stored chat around it and its set's replay."""
+    with audited(request, "report_context", f"report {report_id}"):
+        row = await fairplay_rows.get_report(session, report_id=report_id)
+        if row is None:
+            raise NotFound("no such report")
+        lines = await fairplay.chat_around(session, report=row)
+        return ReportContextOut(
+            report=_report(row),
+            replay=None if row.set_id is None else f"/replay/{row.set_id}",
+            lines=[_line(line) for line in lines],
+        )
+
+
+@router.get("/players", responses=BAD)
+async def admin_find_players(
+    request: Request,
+    session: SessionDep,
+    q: Annotated[str, Query(min_length=1, max_length=64)],
+) -> PlayersOut:
+    """Players whose id is ``q`` or whose name or username contains it (any case), the newest
+    first (at most 20), with their reports, warnings, mutes and ban."""
+    with audited(request, "find_players", f"q {q[:40]}"):
+        found = await fairplay.find(session, q=q, at=utcnow())
+        return PlayersOut(players=[_record(r) for r in found])
+
+
+@router.get("/bans", responses={**BAD, **ROLE}, dependencies=[AdminOnly])
+async def admin_list_bans(
+    request: Request,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+) -> PlayersOut:
+    """Banned players, the latest ban first (unban: DELETE /api/admin/players/{id}/ban)."""
+    with audited(request, "list_bans", "bans"):
+        found = await fairplay.banned(session, limit=limit, at=utcnow())
+        return PlayersOut(players=[_record(r) for r in found])
+
+
+@router.get("/fairplay", responses=BAD)
+async def admin_fairplay(
+    request: Request,
+    session: SessionDep,
+    mode: Annotated[Mode, Query()] = "tunggal",
+    days: Annotated[float, Query(gt=0, le=366)] = 90.0,
+) -> ScreeningOut:
+    """Screen the rated sets of the last ``days`` for collusion, as ``gaple fairplay`` does
+    (docs/FAIRPLAY.md). Reads only: each flag is evidence for a moderator."""
+    with audited(request, "fairplay", f"{mode} {days:g} days"):
+        since = utcnow() - timedelta(days=days)
+        sets = await fairplay.rated_sets(session, mode=mode, since=since)
+        # The statistics are plain Python: in a worker thread, the event loop keeps serving.
+        found = await asyncio.to_thread(screening.screen, sets)
+        return ScreeningOut.model_validate(found, from_attributes=True)
+
+
 @router.post("/reports/{report_id}/dismiss")
 async def admin_dismiss_report(
     request: Request, report_id: Annotated[int, Path(ge=1)], session: SessionDep
@@ -160,7 +321,7 @@ async def admin_warn_player(
 ) -> WarnedOut:
     """Warn the player: a stored notification ``warning`` with the reason, pushed to their
     /ws/me too. Their open reports are ``actioned``."""
-    with audited(request, "warn", f"player {player_id}") as outcome:
+    with audited(request, fairplay.WARN, f"player {player_id}") as outcome:
         name = outcome.operator.name
         try:
             at = utcnow()
@@ -206,6 +367,7 @@ async def admin_mute_player(
         await outcome.store(session, body.reason)
         await session.commit()
         await _tables_of(session, live, player_id)
+        await live.player_muted(player_id, row.until.timestamp())
         return MuteOut(player_id=player_id, muted=True, muted_until=row.until)
 
 
@@ -222,6 +384,7 @@ async def admin_unmute_player(
         await outcome.store(session)
         await session.commit()
         await _tables_of(session, live, player_id)
+        await live.player_muted(player_id, None)
         return MuteOut(player_id=player_id, muted=False, muted_until=None)
 
 

@@ -23,8 +23,9 @@ from fastapi.routing import APIRoute
 from app import presets
 from app.api import analysis, reports, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
-from app.players import parties, social
+from app.players import parties, screening, social
 from app.rooms import challenges, protocol
+from app.store import models
 from app.tournaments import formats as tournament_formats
 
 # Component name -> the Literal it names. Each set of values once: two names for the same values
@@ -52,6 +53,8 @@ ENUMS: dict[str, Any] = {
     "ChallengeStatus": challenges.ChallengeStatus,
     "ChallengeAnswer": challenges.Answer,
     "PartyStatus": parties.PartyStatus,
+    "ChatKind": models.ChatKind,
+    "FairPlayFlag": screening.FlagKind,
     "TournamentFormat": tournament_formats.Format,
     "TournamentStatus": tournament_formats.Status,
     "TournamentFilter": schemas.TournamentFilter,

@@ -12,6 +12,7 @@ from app.api.deps import HubDep, LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.ratelimit import rate_limit
 from app.api.rooms import AUTH, BAD, ROOM, STATE
 from app.api.schemas import QuickplayIn, QuickplayOut, RoomOut
+from app.clients import address_mark, client_address
 from app.rooms import quickplay
 
 router = APIRouter(tags=["rooms"])
@@ -37,7 +38,12 @@ async def quick_play(
     waiting at another quick-play table leaves it."""
     choice = quickplay.Choice(preset=body.preset, mode=body.mode, turn_seconds=body.turn_seconds)
     seated = await quickplay.seat_player(
-        session, player_id=player.id, choice=choice, new_code=lobby.new_room_code
+        session,
+        player_id=player.id,
+        choice=choice,
+        new_code=lobby.new_room_code,
+        mark=address_mark(client_address(request), settings.secret),
+        apart_by_address=settings.apart_by_address,
     )
     await session.commit()
     for room_id in seated.left:

@@ -378,6 +378,11 @@ class TournamentRules(BaseModel):
     defaults: dict[str, int] = Field(description="rounds, max_entrants")
 
 
+class ReportChoices(BaseModel):
+    categories: list[str] = Field(description="A report's categories (POST /api/reports)")
+    max_text: int = Field(description="A report's text limit, after trimming")
+
+
 class PresetsOut(BaseModel):
     default_preset: Preset
     presets: list[PresetOut]
@@ -385,6 +390,7 @@ class PresetsOut(BaseModel):
     practice: PracticeChoices
     quickplay: QuickplayChoices
     chat: ChatChoices
+    reports: ReportChoices
     names: NameRules
     tournaments: TournamentRules
 

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
-from app.api.deps import SessionDep
+from app.api.deps import SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Forbidden, Invalid, NotFound
 from app.api.listing import DEFAULT_PAGE, MAX_PAGE
 from app.api.ratelimit import rate_limit
@@ -25,6 +25,7 @@ from app.api.schemas import (
     TournamentList,
     TournamentOut,
 )
+from app.clients import address_mark, client_address
 from app.rooms import tournaments
 from app.rooms.tournament_live import TournamentRunner
 from app.rooms.tournaments import REFUSALS, TournamentRefused
@@ -151,7 +152,7 @@ def _entry_out(tournament_id: int, view: TournamentOut, entry_id: int) -> EntryO
         **FOUND,
         409: _err(
             "`tournament_closed`, `tournament_full`, `already_entered`, `partner_entered`, "
-            "`tournament_over`"
+            "`same_address`, `tournament_over`"
         ),
         **BAD,
     },
@@ -159,14 +160,21 @@ def _entry_out(tournament_id: int, view: TournamentOut, entry_id: int) -> EntryO
 )
 async def enter_tournament(
     tournament_id: TournamentId,
+    request: Request,
     player: CurrentPlayer,
     session: SessionDep,
+    settings: SettingsDep,
     body: Annotated[EntryIn, Body()] = EntryIn(),  # noqa: B008 - pydantic default
 ) -> EntryOut:
     """Enter (Ganda: with `partner_id`, who then confirms the entry)."""
     async with _refusals():
         entry = await tournaments.enter(
-            session, tournament_id=tournament_id, player=player, partner_id=body.partner_id
+            session,
+            tournament_id=tournament_id,
+            player=player,
+            partner_id=body.partner_id,
+            mark=address_mark(client_address(request), settings.secret),
+            apart_by_address=settings.apart_by_address,
         )
     await session.commit()
     return _entry_out(tournament_id, await _view(session, tournament_id), entry.id)

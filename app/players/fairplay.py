@@ -1,12 +1,17 @@
 """Fair play's rules: players' reports, operators' warnings and mutes (docs/API.md "Fair play").
 
-* A report names a player, a category, a text (at most 500 characters) and maybe a set. A
+* A report names a player, a category, a text (at most 500 characters) and maybe a set (none
+  named: the latest set the two started together in the last ``CONTEXT_WINDOW``, if any). A
   reporter has at most one open report about a player (``already_reported``); the reported
   player is never told.
 * Acting on a player (a warning, a mute, a ban) closes their open reports as ``actioned``; a
   report dismissed is ``dismissed``.
 * A mute lasts by how many the player had before (``GAPLE_MUTE_SECONDS``: 1 day, 1 week, then
   30 days for every later one); lifting it ends every mute still running.
+* A report shows the stored chat around it (``chat_around``): up to ``CONTEXT_BEFORE`` lines
+  said before it and ``CONTEXT_AFTER`` after, in the set it names, else at the tables where the
+  reported player spoke in the ``CONTEXT_WINDOW`` before it. Chat is stored at rated tables only
+  (app/rooms/chat.py ``keeps_chat``) and removed after ``GAPLE_CHAT_RETENTION_DAYS``.
 
 Functions take the session first, then keyword-only args; they flush but never commit. A
 refusal is a ``FairPlayError`` with a stable code; the API maps codes to HTTP statuses.
@@ -21,13 +26,29 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import GapleError
+from app.players.screening import RatedSet, SeatResult
 from app.players.social import KEEP_NOTIFICATIONS, NO_SUCH_PLAYER, WARNING
-from app.store import fairplay, players, social
+from app.store import chatlog, fairplay, players, social
 from app.store.locks import serialise
-from app.store.models import REPORT_CATEGORIES, GameSet, Mute, Notification, Player, Report
+from app.store.models import (
+    REPORT_CATEGORIES,
+    ChatLogLine,
+    GameSet,
+    Mute,
+    Notification,
+    Player,
+    Report,
+)
+from app.store.types import utcnow
 
 MAX_REPORT_TEXT = 500
 MAX_REASON_LENGTH = 200
+CONTEXT_BEFORE, CONTEXT_AFTER = 20, 5  # chat lines shown around a report
+CONTEXT_WINDOW = timedelta(
+    hours=2
+)  # no set named: the tables where the player spoke this long before
+MAX_FOUND = 20  # players one search returns
+WARN = "warn"  # the audit log's action for a warning: how many a player had is counted there
 ACTIONED, DISMISSED, OPEN = "actioned", "dismissed", "open"
 
 __all__ = ["REPORT_CATEGORIES"]
@@ -58,6 +79,11 @@ async def report(
     if await fairplay.open_report(session, reporter_id=reporter.id, player_id=player_id):
         raise FairPlayError(
             "already_reported", "your report about this player is still open", field="player_id"
+        )
+    if set_id is None:
+        # Reported from a table (a seat's menu): the set they play together, if one is recent.
+        set_id = await fairplay.latest_set_together(
+            session, player_ids=(reporter.id, player_id), since=utcnow() - CONTEXT_WINDOW
         )
     return await fairplay.add_report(
         session,
@@ -180,3 +206,92 @@ async def unmute(session: AsyncSession, *, player_id: str, at: datetime) -> int:
 async def muted_until(session: AsyncSession, *, player_id: str, at: datetime) -> datetime | None:
     found = await fairplay.muted_until(session, player_ids=[player_id], at=at)
     return found.get(player_id)
+
+
+async def rated_sets(session: AsyncSession, *, mode: str, since: datetime) -> list[RatedSet]:
+    """The rated sets of ``mode`` ended since ``since``, as the screening reads them (a Ganda
+    seat's team is its seat's parity: partners are never tested as a pair)."""
+    by_set: dict[int, list[SeatResult]] = {}
+    for set_id, seat, player_id, rank, won, gain, mark in await fairplay.rated_results(
+        session, mode=mode, since=since
+    ):
+        team = seat % 2 if mode == "ganda" else seat
+        by_set.setdefault(set_id, []).append(
+            SeatResult(
+                player_id=player_id,
+                team=team,
+                rank=rank,
+                won=won,
+                gain=gain or 0.0,
+                client_mark=mark,
+            )
+        )
+    return [RatedSet(set_id=set_id, seats=tuple(seats)) for set_id, seats in by_set.items()]
+
+
+async def chat_around(session: AsyncSession, *, report: Report) -> list[ChatLogLine]:
+    """The stored chat lines around the report, oldest first (none: nothing was kept)."""
+    room_ids: list[str] = []
+    if report.set_id is None:
+        room_ids = await chatlog.rooms_spoken_in(
+            session,
+            player_id=report.player_id,
+            since=report.created_at - CONTEXT_WINDOW,
+            until=report.created_at,
+        )
+        if not room_ids:
+            return []
+    return await chatlog.lines_around(
+        session,
+        room_ids=room_ids,
+        set_id=report.set_id,
+        at=report.created_at,
+        before=CONTEXT_BEFORE,
+        after=CONTEXT_AFTER,
+    )
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player as the operators look them up: who, and what fair play knows of them."""
+
+    player: Player
+    username: str | None
+    reports: dict[str, int]  # by status
+    warnings: int
+    mutes: int
+    muted_until: datetime | None
+
+
+async def records(
+    session: AsyncSession, *, found: list[tuple[Player, str | None]], at: datetime
+) -> list[PlayerRecord]:
+    ids = [player.id for player, _ in found]
+    reports = await fairplay.report_counts(session, player_ids=ids)
+    mutes = await fairplay.mute_counts(session, player_ids=ids)
+    muted = await fairplay.muted_until(session, player_ids=ids, at=at)
+    warnings = await fairplay.action_counts(
+        session, action=WARN, targets=[f"player {i}" for i in ids]
+    )
+    return [
+        PlayerRecord(
+            player=player,
+            username=username,
+            reports=reports.get(player.id, {}),
+            warnings=warnings.get(f"player {player.id}", 0),
+            mutes=mutes.get(player.id, 0),
+            muted_until=muted.get(player.id),
+        )
+        for player, username in found
+    ]
+
+
+async def find(session: AsyncSession, *, q: str, at: datetime) -> list[PlayerRecord]:
+    """Players whose id is ``q`` or whose name or username contains it, newest first."""
+    found = await fairplay.find_players(session, q=q.strip(), limit=MAX_FOUND)
+    return await records(session, found=found, at=at)
+
+
+async def banned(session: AsyncSession, *, limit: int, at: datetime) -> list[PlayerRecord]:
+    """Banned players, the latest ban first."""
+    return await records(session, found=await fairplay.banned_players(session, limit=limit), at=at)

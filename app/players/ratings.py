@@ -128,9 +128,12 @@ async def record_lineup(
 ) -> bool:
     """Note who sits where as the set starts; returns whether the set is rated."""
     settings = await conn.scalar(select(ROOMS.c.settings).where(ROOMS.c.id == room_id))
-    query = select(SEATS.c.seat, SEATS.c.player_id).where(SEATS.c.room_id == room_id)
+    query = select(SEATS.c.seat, SEATS.c.player_id, SEATS.c.client_mark).where(
+        SEATS.c.room_id == room_id
+    )
     seated = (await conn.execute(query)).all()
     humans = {row.seat: row.player_id for row in seated if row.player_id is not None}
+    marks = {row.seat: row.client_mark for row in seated}
     ruleset = engine.RuleSet.from_dict(dict(rules))
     mode = ruleset.mode
     rated = (
@@ -142,7 +145,14 @@ async def record_lineup(
         await conn.execute(
             SET_PLAYERS.insert(),
             [
-                {"set_id": set_id, "seat": seat, "player_id": player, "mode": mode, "rated": rated}
+                {
+                    "set_id": set_id,
+                    "seat": seat,
+                    "player_id": player,
+                    "mode": mode,
+                    "rated": rated,
+                    "client_mark": marks.get(seat),
+                }
                 for seat, player in sorted(humans.items())
             ],
         )

@@ -10,6 +10,10 @@ players' own words and adds nothing about the game. Reactions are fleeting (neve
 lines and phrases are kept, the last ``HISTORY_LINES`` per table, in memory only, and sent to a
 socket after its ``welcome``.
 
+Rated tables (quick play's, a rated room's) and tournament tables also store their chat lines and
+phrases for the moderators (``keeps_chat``; app/store/chatlog.py), for
+``GAPLE_CHAT_RETENTION_DAYS``: a report shows the lines around it. Nothing else is stored.
+
 ``chat: false`` (a room setting) turns off free text only: reactions and quick phrases come from
 fixed lists, carry nothing a player typed, and stay on.
 """
@@ -67,6 +71,12 @@ def catalogue() -> dict[str, Any]:
         "emoji": list(EMOJI),
         "phrases": [{"id": key, "id_text": t[0], "en_text": t[1]} for key, t in PHRASES.items()],
     }
+
+
+def keeps_chat(settings: dict[str, Any], *, tournament: bool = False) -> bool:
+    """Whether a table (its room's settings; a tournament's or not) stores its chat for the
+    moderators: a rated one, or a tournament's."""
+    return tournament or bool(settings.get("rated"))
 
 
 def clean_text(text: str) -> str:

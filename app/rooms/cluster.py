@@ -46,6 +46,7 @@ from app.rooms.protocol import (
     RelayJoin,
     RelayMeOpened,
     RelayMessage,
+    RelayMuted,
     RelayNotice,
     RelayOwnerGone,
     RelayPresence,
@@ -222,6 +223,10 @@ class Cluster:
         # each node sends away the player's sockets at the tables it owns.
         self.bus.broadcast(relay_dump(RelayBanned(player=player_id, node=self.bus.node_id)))
 
+    def player_muted(self, player_id: str, until: float | None) -> None:
+        muted = RelayMuted(player=player_id, until=until, node=self.bus.node_id)
+        self.bus.broadcast(relay_dump(muted))
+
     def relay(self, room_id: str, owner: str) -> RemoteTable:
         table = self.remote.get(room_id)
         if table is None or table.owner != owner:
@@ -303,6 +308,8 @@ class Cluster:
                 await self.manager.send_player_away_here(player_id, "banned")
                 if self.hub is not None:
                     self.hub.player_banned(player_id)
+            case RelayMuted(player=player_id, until=until, node=node) if node != self.bus.node_id:
+                await self.manager.mute_changed_here(player_id, until)
 
     async def _remote_join(self, message: RelayJoin) -> None:
         key, node, room_id = message.conn, message.node, message.room

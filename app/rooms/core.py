@@ -41,6 +41,7 @@ from app.rooms.effects import (
     Message,
     Metric,
     MoveStored,
+    MuteChanged,
     NextDeal,
     PendingMove,
     PutBot,
@@ -83,12 +84,12 @@ def handle(state: TableState, command: Command, now: float) -> Result:
     the shell awaits; a refused client message is answered with an ``error`` frame instead."""
     fx: list[Effect] = []
     match command:
-        case Join(conn, player_id, resume, name):
+        case Join(conn, player_id, resume, name, muted_until):
             if state.room.status == "closed":
                 return state, [SendAway(conn, "room_closed", CLOSE_ROOM_CLOSED)]
             fx += seating.replace_older(state, player_id)
             seat = state.room.seat_of(player_id)
-            state.viewers[conn] = Viewer(player_id, seat, name)
+            state.viewers[conn] = Viewer(player_id, seat, name, muted_until)
             fx.append(Send((conn,), (_welcome(state, conn, now),)))
             history = state.history(now)
             after = resume.seq if resume is not None and resume.set == state.set_number else None
@@ -126,6 +127,10 @@ def handle(state: TableState, command: Command, now: float) -> Result:
             if state.final:
                 return state, []
             fx += seating.send_player_away(state, command)
+        case MuteChanged(player_id, until):
+            for viewer in state.viewers.values():
+                if viewer.player_id == player_id:
+                    viewer.muted_until = until
         case RoomLoaded(room, purpose):
             fx += _room_loaded(state, room, purpose, now)
         case HostAway() | Unattended() | Abandoned() | Closed():

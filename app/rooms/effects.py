@@ -19,6 +19,7 @@ from typing import Literal
 
 import engine
 from app.rooms.protocol import ByeReason, ClientCommand, Resume
+from app.store.models import ChatKind
 from app.store.records import MoveRecord, RoomInfo
 
 Token = tuple[int, int, int]  # (set, deal, placements in the deal): which turn a timer is for
@@ -33,6 +34,7 @@ class Join:
     player_id: str | None
     resume: Resume | None = None
     name: str | None = None  # the player's name (a spectator's chat is signed with it)
+    muted_until: float | None = None  # an operator's mute running when it joined (epoch seconds)
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,15 @@ class SendPlayerAway:
 
     player_id: str
     reason: Literal["removed", "banned"]
+
+
+@dataclass(frozen=True)
+class MuteChanged:
+    """An operator muted the player until ``until`` (epoch seconds), or lifted their mute
+    (None), stored: their sockets here, a spectator's too, may talk again or not."""
+
+    player_id: str
+    until: float | None
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,7 @@ Command = (
     | Abandoned
     | Closed
     | SendPlayerAway
+    | MuteChanged
     | RoomLoaded
     | SetCreated
     | DealCreated
@@ -221,6 +233,20 @@ class Touch:
     """Presence (lifecycle.touch): the number of seated humans connected changed."""
 
     humans_online: int
+    at: float
+
+
+@dataclass(frozen=True)
+class KeepChat:
+    """Store a chat line or phrase said at a rated table (app/store/chatlog.py): what the
+    speaker said and nothing the table hides."""
+
+    set_id: int | None
+    player_id: str
+    name: str | None
+    seat: int | None
+    kind: ChatKind
+    text: str
     at: float
 
 
@@ -293,6 +319,7 @@ Effect = (
     | Seated
     | EndSet
     | Touch
+    | KeepChat
     | PutBot
     | LoadRoom
     | HandOverHost

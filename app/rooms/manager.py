@@ -233,6 +233,18 @@ class TableManager:
         if self.cluster is not None:
             self.cluster.player_banned(player_id)
 
+    async def player_muted(self, player_id: str, until: float | None) -> None:
+        """An operator muted the player or lifted it (stored): every table where the player has a
+        socket, on any node, knows at once (a spectator's too; a seat's room carries it as well)."""
+        await self.mute_changed_here(player_id, until)
+        if self.cluster is not None:
+            self.cluster.player_muted(player_id, until)
+
+    async def mute_changed_here(self, player_id: str, until: float | None) -> None:
+        for table in list(self.tables.values()):
+            if table.has_player(player_id):
+                await table.mute_changed(player_id, until)
+
     async def send_player_away_here(
         self, player_id: str, reason: Literal["removed", "banned"]
     ) -> None:

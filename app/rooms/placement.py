@@ -70,6 +70,10 @@ class Placement(Protocol):
         """Tell the other nodes: the player's sockets there are sent away too."""
         ...
 
+    def player_muted(self, player_id: str, until: float | None) -> None:
+        """Tell the other nodes: their tables where the player has a socket learn of the mute."""
+        ...
+
 
 class LocalTables(Protocol):
     """What the cluster needs from this node's tables."""
@@ -87,3 +91,5 @@ class LocalTables(Protocol):
     async def send_player_away_here(
         self, player_id: str, reason: Literal["removed", "banned"]
     ) -> None: ...
+
+    async def mute_changed_here(self, player_id: str, until: float | None) -> None: ...

@@ -476,6 +476,15 @@ class RelayBanned(_Relayed):
     node: str  # the banning node (it has sent its own sockets away)
 
 
+class RelayMuted(_Relayed):
+    """To every node: the tables it owns where the player has a socket learn of the mute."""
+
+    k: Literal["muted"] = "muted"
+    player: str
+    until: float | None  # epoch seconds; None: lifted
+    node: str  # the muting node (it has told its own tables)
+
+
 class RelayFrame(_ForSocket):
     """Owner -> relay node: a frame for one of its sockets, serialised once by the owner."""
 
@@ -540,6 +549,7 @@ RelayMessage = Annotated[
     | RelayRoomClosed
     | RelaySendAway
     | RelayBanned
+    | RelayMuted
     | RelayFrame
     | RelayClose
     | RelayOwnerGone

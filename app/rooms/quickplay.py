@@ -242,15 +242,23 @@ async def _my_waiting_rooms(
     return list((await session.execute(query)).scalars())
 
 
-async def _table_with_a_seat(session: AsyncSession, choice: Choice, avoid: set[str]) -> Room | None:
+async def _table_with_a_seat(
+    session: AsyncSession, choice: Choice, avoid: set[str], avoid_mark: str | None = None
+) -> Room | None:
     """The longest-waiting table of this choice with an empty seat (locked) where none of
-    ``avoid`` sits."""
+    ``avoid`` sits, nor (``avoid_mark``) anyone from that address mark."""
     apart = ~exists(
         select(Seat.seat).where(Seat.room_id == Room.id, Seat.player_id.in_(avoid)).correlate(Room)
     )
+    elsewhere = ~exists(
+        select(Seat.seat)
+        .where(Seat.room_id == Room.id, Seat.client_mark == avoid_mark)
+        .correlate(Room)
+    )
+    conditions = [*([apart] if avoid else []), *([elsewhere] if avoid_mark else [])]
     query = (
         select(Room)
-        .where(*_waiting(choice), rooms.has_empty_seat(), *([apart] if avoid else []))
+        .where(*_waiting(choice), rooms.has_empty_seat(), *conditions)
         .order_by(Room.created_at, Room.id)
         .limit(1)
         .with_for_update()
@@ -259,13 +267,21 @@ async def _table_with_a_seat(session: AsyncSession, choice: Choice, avoid: set[s
 
 
 async def seat_player(
-    session: AsyncSession, *, player_id: str, choice: Choice, new_code: Callable[[], str]
+    session: AsyncSession,
+    *,
+    player_id: str,
+    choice: Choice,
+    new_code: Callable[[], str],
+    mark: str | None = None,
+    apart_by_address: bool = False,
 ) -> Seated:
     """Seat the player (flushes, never commits). A player already waiting at a table of this
     choice keeps that seat; waiting at another quick-play table, or seated at one whose set is
     over, they leave it first (Play now is a new set, never the finished one again). Never at a
     table where a player sits whom they block or who blocks them. Ganda, in a party: both
-    partners are seated, across from each other (``_seat_pair``)."""
+    partners are seated, across from each other (``_seat_pair``). ``mark``: the caller's
+    address mark (app/clients.py), kept on the seat; with ``apart_by_address`` the caller is
+    never seated where someone from that address sits (GAPLE_APART_BY_ADDRESS)."""
     await serialise(session, choice.key)
     gone: dict[Departure, list[str]] = {"left": [], "closed": [], "started": []}
     # Read under the lock: a player who sits meanwhile waits for it, and then sees this one.
@@ -276,11 +292,11 @@ async def seat_player(
     kept = await _leave_waiting(session, player_id, choice, gone)
     if kept is not None:
         return _seated(kept[0], kept[1], False, gone)
-    found = await _table_with_a_seat(session, choice, avoid)
+    found = await _table_with_a_seat(session, choice, avoid, mark if apart_by_address else None)
     room = found or await _new_table(session, player_id=player_id, choice=choice, new_code=new_code)
     taken = {s.seat for s in await rooms.get_seats(session, room_id=room.id)}
     seat = min(n for n in range(seat_count(room.settings)) if n not in taken)
-    return await _sit(session, room, {seat: player_id}, len(taken), gone)
+    return await _sit(session, room, {seat: player_id}, len(taken), gone, mark)
 
 
 def _seated(room: Room, seat: int, started: bool, gone: dict[Departure, list[str]]) -> Seated:
@@ -294,11 +310,14 @@ async def _sit(
     placed: dict[int, str],
     taken: int,
     gone: dict[Departure, list[str]],
+    mark: str | None = None,
 ) -> Seated:
-    """Put ``placed`` (seat -> player, the caller first) in a table where ``taken`` seats are
-    occupied; the set starts when every seat then holds a human."""
+    """Put ``placed`` (seat -> player, the caller first, from address ``mark``) in a table where
+    ``taken`` seats are occupied; the set starts when every seat then holds a human."""
     for seat, player_id in placed.items():
-        await rooms.put_in_seat(session, room_id=room.id, seat=seat, player_id=player_id)
+        await rooms.put_in_seat(
+            session, room_id=room.id, seat=seat, player_id=player_id, client_mark=mark
+        )
     await rooms.update_room(session, room=room)
     started = taken + len(placed) == seat_count(room.settings)
     if started:  # every seat a human's: no reason to wait

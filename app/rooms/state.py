@@ -63,6 +63,7 @@ class Viewer:
     player_id: str | None
     seat: int | None
     name: str | None = None
+    muted_until: float | None = None  # the player's mute (epoch seconds), seated or watching
 
 
 @dataclass(slots=True)

@@ -18,11 +18,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.players import ratings
 from app.rooms import lifecycle, quickplay, tournament_play
+from app.rooms.effects import KeepChat
+from app.rooms.state import utc
 from app.settings import Settings
-from app.store import games, rooms
+from app.store import chatlog, fairplay, games, rooms
 from app.store.batch import GroupCommit
 from app.store.db import Database
 from app.store.records import MoveRecord, RoomInfo, StoreConflict, StoredSet
+from app.store.types import utcnow
 
 
 class GameStore(Protocol):
@@ -33,6 +36,14 @@ class GameStore(Protocol):
     async def load_room(self, room_id: str) -> RoomInfo | None: ...
 
     async def room_id_for_code(self, code: str) -> str | None: ...
+
+    async def muted_until(self, player_id: str) -> float | None:
+        """When the player's running mute ends (epoch seconds); None: not muted."""
+        ...
+
+    async def keep_chat(self, room_id: str, line: KeepChat) -> None:
+        """Store a line said at a rated table (app/store/chatlog.py)."""
+        ...
 
     async def end_set(self, room_id: str) -> None: ...
 
@@ -96,6 +107,26 @@ class SqlGameStore:
     async def room_id_for_code(self, code: str) -> str | None:
         async with self.db.session() as session:
             return await games.room_id_for_code(session, code=code)
+
+    async def muted_until(self, player_id: str) -> float | None:
+        async with self.db.session() as session:
+            found = await fairplay.muted_until(session, player_ids=[player_id], at=utcnow())
+        until = found.get(player_id)
+        return None if until is None else until.timestamp()
+
+    async def keep_chat(self, room_id: str, line: KeepChat) -> None:
+        async with self.db.session() as session, session.begin():
+            await chatlog.add_line(
+                session,
+                room_id=room_id,
+                set_id=line.set_id,
+                player_id=line.player_id,
+                name=line.name,
+                seat=line.seat,
+                kind=line.kind,
+                text=line.text,
+                at=utc(line.at),
+            )
 
     async def end_set(self, room_id: str) -> None:
         async with self.db.session() as session, session.begin():

@@ -15,7 +15,9 @@ Every GAPLE_SWEEP_SECONDS, on every node:
   (``challenges.expire``: under the challenge's lock, so exactly one node sends them);
 * a tournament due at its ``starts_at`` starts (or is cancelled with too few entrants), and a
   round whose results are all in moves on if no node did it (app/rooms/tournament_live.py;
-  each under the tournament's lock, so exactly one node acts).
+  each under the tournament's lock, so exactly one node acts);
+* chat lines stored at rated tables longer ago than GAPLE_CHAT_RETENTION_DAYS are removed
+  (app/store/chatlog.py; one ``DELETE`` on an index, whichever node gets there first).
 
 Several nodes may sweep at once: each room is handled in its own transaction holding its row
 (PostgreSQL ``FOR UPDATE SKIP LOCKED``: a room another node is handling is left to it; SQLite has
@@ -45,7 +47,7 @@ from app.rooms.lifecycle import LifecycleError
 from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings
 from app.store import challenges as challenge_rows
-from app.store import rooms
+from app.store import chatlog, rooms
 from app.store.db import Database
 from app.store.models import Notification, Room, Seat
 from app.store.types import utcnow
@@ -63,6 +65,7 @@ class Swept:
     filled: list[str] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)  # challenge ids
     tournaments: list[int] = field(default_factory=list)  # started, cancelled or advanced
+    chat_removed: int = 0  # stored chat lines past their retention
 
 
 class Notifier(Protocol):
@@ -103,6 +106,7 @@ class Sweeper:
         self.idle = timedelta(seconds=settings.open_room_idle_seconds)
         self.fill = timedelta(seconds=settings.quickplay_bot_fill_seconds)
         self.every = settings.sweep_seconds
+        self.chat_retention = timedelta(days=settings.chat_retention_days)
         self._task: asyncio.Task[None] | None = None
         self.tournaments: TournamentRunner | None = None  # starts and advances tournaments
 
@@ -145,6 +149,8 @@ class Sweeper:
         await self._expire_challenges(now, swept)
         if self.tournaments is not None:
             swept.tournaments = await self.tournaments.sweep(now)
+        async with self.db.session() as session, session.begin():
+            swept.chat_removed = await chatlog.remove_before(session, at=now - self.chat_retention)
         return swept
 
     async def _expire_challenges(self, now: datetime, swept: Swept) -> None:

@@ -44,10 +44,12 @@ from app.rooms.effects import (
     HandOverHost,
     HostAway,
     Join,
+    KeepChat,
     LoadRoom,
     Message,
     Metric,
     MoveStored,
+    MuteChanged,
     NextDeal,
     PendingMove,
     PutBot,
@@ -104,7 +106,7 @@ _RETRIED = (TurnDue, NextDeal, BotMoved, RoomChanged, HostAway, Unattended, Send
 # Store calls without a follow-up: the core already counts them done, so the call itself is redone.
 _REDONE = (EndSet, Touch, PutBot)
 # Effects that never call the store.
-_NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove, YourTurn, Seated)
+_NO_STORE = (Send, SendAway, Arm, Metric, ChooseBotMove, YourTurn, Seated, KeepChat)
 _KINDS: dict[type, str] = {  # what a failure is called in the log
     StoreMove: "a move of the clock or a bot",
     CreateDeal: "the next deal",
@@ -261,7 +263,22 @@ class Table:
                 conn.send_away("table_moved")
             return
         self.conns[conn.id] = conn
-        await self._call(Join(conn.id, conn.player_id, resume, conn.name))
+        muted_until = await self._muted_until(conn.player_id)
+        await self._call(Join(conn.id, conn.player_id, resume, conn.name, muted_until))
+
+    async def _muted_until(self, player_id: str | None) -> float | None:
+        """The player's running mute, which a seat's room carries but a spectator's does not."""
+        if player_id is None:
+            return None
+        try:
+            return await self.store.muted_until(player_id)
+        except Exception as exc:  # the store is down: the seat's mute still comes with the room
+            log.warning("table %s: could not read a mute: %s", self.room.code, exc)
+            return None
+
+    async def mute_changed(self, player_id: str, until: float | None) -> None:
+        """An operator muted the player (``until``, epoch seconds) or lifted it (None): stored."""
+        await self._call(MuteChanged(player_id, until))
 
     def gone(self, conn: Connection) -> None:
         self.post(Gone(conn.id))
@@ -466,6 +483,11 @@ class Table:
                     log.info("table %s: the set ended but %s", self.room.code, exc)
             case Touch(humans, at):
                 await self.store.touch(self.room.id, humans_online=humans, at=utc(at))
+            case KeepChat():
+                try:
+                    await self.store.keep_chat(self.room.id, effect)
+                except Exception as exc:  # the line was said and heard; only its record is lost
+                    log.warning("table %s: a chat line was not stored: %s", self.room.code, exc)
             case PutBot(seat, kind, left_by):
                 await self.store.put_bot_in_seat(self.room.id, seat, kind, left_by=left_by)
             case LoadRoom(purpose):

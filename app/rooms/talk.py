@@ -12,10 +12,11 @@ from app.rooms.chat import (
     check_muted,
     check_phrase,
     clean_text,
+    keeps_chat,
     take,
     visible,
 )
-from app.rooms.effects import Effect, Send
+from app.rooms.effects import Effect, KeepChat, Send
 from app.rooms.frames import ms
 from app.rooms.protocol import (
     Chat,
@@ -39,7 +40,9 @@ def on_message(
     """Check, count and fan out one chat/react/phrase; raises ChatRefused (nothing changes)."""
     if viewer.player_id is None:
         raise ChatRefused("chat_anonymous", "join with a token to chat")
-    check_muted(dict(state.room.muted).get(viewer.player_id), now)
+    # A seat's mute comes with the room; a spectator's (and a change) with the viewer.
+    mutes = (dict(state.room.muted).get(viewer.player_id), viewer.muted_until)
+    check_muted(max((m for m in mutes if m is not None), default=None), now)
     frame = _frame(state, viewer, message, ms(now))
     config = state.config
     take(state.chat, viewer.player_id, now, config.chat_rate_count, config.chat_rate_window)
@@ -53,7 +56,21 @@ def on_message(
         for c, v in state.viewers.items()
         if (v.seat is None or not only_spectators) and (v.player_id, sender) not in blocks
     )
-    return [Send(to, (dumps(frame),))]
+    fx: list[Effect] = [Send(to, (dumps(frame),))]
+    room = state.room
+    if frame["type"] != "react" and keeps_chat(
+        room.settings, tournament=room.tournament_id is not None
+    ):
+        if frame["type"] == "chat":
+            line = KeepChat(
+                state.set_id, sender, frame["name"], viewer.seat, "chat", frame["text"], now
+            )
+        else:
+            line = KeepChat(
+                state.set_id, sender, frame["name"], viewer.seat, "phrase", frame["id"], now
+            )
+        fx.append(line)
+    return fx
 
 
 def unheard(state: TableState, viewer: Viewer) -> frozenset[str]:

@@ -65,6 +65,7 @@ REFUSALS: dict[str, int] = {
     "tournament_full": 409,
     "already_entered": 409,
     "partner_entered": 409,
+    "same_address": 409,
     "not_entered": 409,
     "too_few_entrants": 409,
     "tournament_started": 409,
@@ -186,11 +187,18 @@ async def entries_open(session: AsyncSession, tournament: Tournament) -> bool:
 
 
 async def enter(
-    session: AsyncSession, *, tournament_id: int, player: Player, partner_id: str | None
+    session: AsyncSession,
+    *,
+    tournament_id: int,
+    player: Player,
+    partner_id: str | None,
+    mark: str | None = None,
+    apart_by_address: bool = False,
 ) -> TournamentEntry:
     """``player`` enters (Ganda: with ``partner_id``, who then confirms). Refused when the
     tournament takes no entry now, is full (every entry not withdrawn holds a place, a pair
-    waiting for its partner too), or either player already holds an entry in it."""
+    waiting for its partner too), either player already holds an entry in it, or (with
+    ``apart_by_address``) an entry not withdrawn came from the same address ``mark``."""
     tournament = await _locked(session, tournament_id)
     _check_over(tournament)
     if tournament.mode == "ganda" and partner_id is None:
@@ -211,13 +219,25 @@ async def enter(
         raise TournamentRefused(
             "partner_entered", "your partner already holds an entry in this tournament"
         )
+    if (
+        apart_by_address
+        and mark is not None
+        and await store.entry_with_mark(session, tournament_id=tournament.id, mark=mark)
+    ):
+        raise TournamentRefused(
+            "same_address", "an entry from your address is already in this tournament"
+        )
     taken = await store.count_entries(session, tournament_id=tournament.id)
     if taken >= tournament.max_entrants:
         raise TournamentRefused(
             "tournament_full", f"the tournament is full ({tournament.max_entrants} entries)"
         )
     return await store.add_entry(
-        session, tournament_id=tournament.id, player_id=player.id, partner_id=partner_id
+        session,
+        tournament_id=tournament.id,
+        player_id=player.id,
+        partner_id=partner_id,
+        client_mark=mark,
     )
 
 

@@ -9,10 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import AuditEntry, Mute, Report
+from app.store.models import (
+    Account,
+    AuditEntry,
+    GameSet,
+    Mute,
+    Player,
+    RatingChange,
+    Report,
+    SetPlayer,
+)
 
 OPEN = "open"
 
@@ -119,6 +128,146 @@ async def muted_until(
         .group_by(Mute.player_id)
     )
     return {player_id: until for player_id, until in rows}
+
+
+# --- players, as the operators look them up -------------------------------------------------------
+
+
+def _like(text: str) -> str:
+    """``text`` as a LIKE pattern that matches it anywhere, its own wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def find_players(
+    session: AsyncSession, *, q: str, limit: int
+) -> list[tuple[Player, str | None]]:
+    """Players whose id is ``q``, or whose name or username contains it (any case), with their
+    username (None: a guest); the newest first."""
+    pattern = _like(q.lower())
+    query = (
+        select(Player, Account.username)
+        .outerjoin(Account, Account.player_id == Player.id)
+        .where(
+            or_(
+                Player.id == q,
+                func.lower(Player.name).like(pattern, escape="\\"),
+                Account.username.like(pattern, escape="\\"),
+            )
+        )
+        .order_by(Player.created_at.desc(), Player.id)
+        .limit(limit)
+    )
+    return [(player, username) for player, username in await session.execute(query)]
+
+
+async def banned_players(session: AsyncSession, *, limit: int) -> list[tuple[Player, str | None]]:
+    """Banned players, the latest ban first, with their username (None: a guest)."""
+    query = (
+        select(Player, Account.username)
+        .outerjoin(Account, Account.player_id == Player.id)
+        .where(Player.banned_at.is_not(None))
+        .order_by(Player.banned_at.desc(), Player.id)
+        .limit(limit)
+    )
+    return [(player, username) for player, username in await session.execute(query)]
+
+
+async def report_counts(
+    session: AsyncSession, *, player_ids: Iterable[str]
+) -> dict[str, dict[str, int]]:
+    """For each player reported: how many reports about them have each status."""
+    ids = set(player_ids)
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Report.player_id, Report.status, func.count())
+        .where(Report.player_id.in_(ids))
+        .group_by(Report.player_id, Report.status)
+    )
+    found: dict[str, dict[str, int]] = {}
+    for player_id, status, count in rows:
+        found.setdefault(player_id, {})[status] = int(count)
+    return found
+
+
+async def mute_counts(session: AsyncSession, *, player_ids: Iterable[str]) -> dict[str, int]:
+    ids = set(player_ids)
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Mute.player_id, func.count()).where(Mute.player_id.in_(ids)).group_by(Mute.player_id)
+    )
+    return {player_id: int(count) for player_id, count in rows}
+
+
+async def action_counts(
+    session: AsyncSession, *, action: str, targets: Iterable[str]
+) -> dict[str, int]:
+    """How many audit rows of ``action`` name each target (``"player <id>"``)."""
+    names = set(targets)
+    if not names:
+        return {}
+    rows = await session.execute(
+        select(AuditEntry.target, func.count())
+        .where(AuditEntry.action == action, AuditEntry.target.in_(names))
+        .group_by(AuditEntry.target)
+    )
+    return {target: int(count) for target, count in rows}
+
+
+async def latest_set_together(
+    session: AsyncSession, *, player_ids: tuple[str, str], since: datetime
+) -> int | None:
+    """The latest set both players sat in that started since ``since``."""
+    first, second = player_ids
+    other = select(SetPlayer.set_id).where(SetPlayer.player_id == second)
+    query = (
+        select(GameSet.id)
+        .join(SetPlayer, SetPlayer.set_id == GameSet.id)
+        .where(SetPlayer.player_id == first, GameSet.started_at >= since, GameSet.id.in_(other))
+        .order_by(GameSet.started_at.desc(), GameSet.id.desc())
+        .limit(1)
+    )
+    return await session.scalar(query)
+
+
+# --- rated results, for the screening -----------------------------------------------------------
+
+
+async def rated_results(
+    session: AsyncSession, *, mode: str, since: datetime
+) -> list[tuple[int, int, str, int, bool, float | None, str | None]]:
+    """Every ranked seat of the rated sets of ``mode`` that ended since ``since``, by set and
+    seat: (set id, seat, player id, rank, won, mu after - mu before or None, address mark)."""
+    query = (
+        select(
+            SetPlayer.set_id,
+            SetPlayer.seat,
+            SetPlayer.player_id,
+            SetPlayer.rank,
+            SetPlayer.won,
+            RatingChange.mu_after - RatingChange.mu_before,
+            SetPlayer.client_mark,
+        )
+        .join(GameSet, GameSet.id == SetPlayer.set_id)
+        .outerjoin(
+            RatingChange,
+            (RatingChange.set_id == SetPlayer.set_id)
+            & (RatingChange.player_id == SetPlayer.player_id),
+        )
+        .where(
+            SetPlayer.rated.is_(True),
+            SetPlayer.mode == mode,
+            SetPlayer.rank.is_not(None),
+            GameSet.ended_at >= since,
+        )
+        .order_by(SetPlayer.set_id, SetPlayer.seat)
+    )
+    return [
+        (set_id, seat, player_id, int(rank or 0), bool(won), gain, mark)
+        for set_id, seat, player_id, rank, won, gain, mark in await session.execute(query)
+    ]
 
 
 # --- the audit log --------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sqlalchemy import (
     JSON,
@@ -116,6 +116,8 @@ class Seat(Base):
     # On a bot's seat: the human who left or dropped it, who may take it back during the set.
     left_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     sat_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The address mark (app/clients.py address_mark) of the seated player's latest table socket.
+    client_mark: Mapped[str | None] = mapped_column(String(16))
     # Quick play, after a set: when this seat's player chose "play again" (None: not chosen).
     ready_at: Mapped[datetime | None] = mapped_column()
 
@@ -265,6 +267,8 @@ class SetPlayer(Base):
     left: Mapped[bool] = mapped_column(default=False)
     won: Mapped[bool | None]
     rank: Mapped[int | None]
+    # The seat's address mark as the set started (None: none known): the screening compares them.
+    client_mark: Mapped[str | None] = mapped_column(String(16))
 
 
 class Rating(Base):
@@ -493,6 +497,7 @@ class TournamentEntry(Base):
     partner_confirmed: Mapped[bool] = mapped_column(default=False)
     withdrawn_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    client_mark: Mapped[str | None] = mapped_column(String(16))  # the entering request's address
 
 
 class TournamentRound(Base):
@@ -592,4 +597,33 @@ class AuditEntry(Base):
     target: Mapped[str] = mapped_column(String(80))
     reason: Mapped[str | None] = mapped_column(String(200))
     client: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# A stored line: free text, or a quick phrase (its id).
+ChatKind = Literal["chat", "phrase"]
+CHAT_KINDS: tuple[str, ...] = get_args(ChatKind)
+
+
+class ChatLogLine(Base):
+    """A chat line or quick phrase said at a rated table, kept for the moderators (a report shows
+    the lines around it) and removed after ``GAPLE_CHAT_RETENTION_DAYS``. Only what the speaker
+    said: never a tile, a hand or anything else the table hides. ``text`` is a phrase's id."""
+
+    __tablename__ = "chat_log"
+    __table_args__ = (
+        CheckConstraint(_one_of("kind", CHAT_KINDS), name="kind"),
+        Index("ix_chat_log_room_id_at", "room_id", "at"),
+        Index("ix_chat_log_player_id_at", "player_id", "at"),
+        Index("ix_chat_log_at", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    set_id: Mapped[int | None] = mapped_column(ForeignKey("game_sets.id", ondelete="SET NULL"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str | None] = mapped_column(String(64))
+    seat: Mapped[int | None]
+    kind: Mapped[str] = mapped_column(String(8))
+    text: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime] = mapped_column(default=utcnow)

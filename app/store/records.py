@@ -41,7 +41,8 @@ class RoomInfo:
     muted: tuple[tuple[str, float], ...] = ()
     quickplay: bool = False
     bots_at: float | None = None  # quick play: when bots fill and the set starts (epoch seconds)
-    # A tournament's table: never abandoned, its absent players' seats go to bots by the clock.
+    # A tournament's table: never abandoned, its absent players' seats go to bots by the clock,
+    # and it keeps its chat, rated or not.
     tournament_id: int | None = None
 
     def seat_of(self, player_id: str | None) -> int | None:

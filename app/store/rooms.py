@@ -139,9 +139,10 @@ async def put_in_seat(
     seat: int,
     player_id: str | None = None,
     bot: str | None = None,
+    client_mark: str | None = None,
 ) -> Seat:
     """Occupy an empty seat; a taken seat raises IntegrityError at flush (primary key)."""
-    row = Seat(room_id=room_id, seat=seat, player_id=player_id, bot=bot)
+    row = Seat(room_id=room_id, seat=seat, player_id=player_id, bot=bot, client_mark=client_mark)
     session.add(row)
     await session.flush()
     return row
@@ -255,3 +256,13 @@ async def live_rooms_of(session: AsyncSession, *, player_id: str) -> list[str]:
         .order_by(Room.id)
     )
     return list((await session.execute(query)).scalars())
+
+
+async def mark_client(session: AsyncSession, *, room_id: str, player_id: str, mark: str) -> None:
+    """The player's seat in the room (if any) carries the address mark of their latest socket."""
+    await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.player_id == player_id)
+        .values(client_mark=mark)
+        .execution_options(synchronize_session=False)
+    )

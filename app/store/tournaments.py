@@ -126,13 +126,19 @@ async def count_entries(session: AsyncSession, *, tournament_id: int) -> int:
 
 
 async def add_entry(
-    session: AsyncSession, *, tournament_id: int, player_id: str, partner_id: str | None
+    session: AsyncSession,
+    *,
+    tournament_id: int,
+    player_id: str,
+    partner_id: str | None,
+    client_mark: str | None = None,
 ) -> TournamentEntry:
     entry = TournamentEntry(
         tournament_id=tournament_id,
         player_id=player_id,
         partner_id=partner_id,
         partner_confirmed=False,
+        client_mark=client_mark,
     )
     session.add(entry)
     await session.flush()
@@ -345,3 +351,17 @@ async def store_result(
         .values(result=result)
     )
     return bool(getattr(done, "rowcount", 0))
+
+
+async def entry_with_mark(session: AsyncSession, *, tournament_id: int, mark: str) -> bool:
+    """Whether an entry not withdrawn came from the address ``mark`` (app/clients.py)."""
+    query = (
+        select(TournamentEntry.id)
+        .where(
+            TournamentEntry.tournament_id == tournament_id,
+            TournamentEntry.client_mark == mark,
+            TournamentEntry.withdrawn_at.is_(None),
+        )
+        .limit(1)
+    )
+    return (await session.scalar(query)) is not None

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import logs
 from app.bus.redis import BusUnavailable
-from app.clients import client_address
+from app.clients import address_mark, client_address
 from app.errors import error_body
 from app.metrics import Metrics, Role
 from app.players import bans
@@ -44,6 +44,7 @@ from app.rooms.protocol import (
 )
 from app.rooms.table import Table
 from app.settings import Settings
+from app.store import rooms
 from app.ws.limits import SocketCap, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -175,7 +176,7 @@ async def _handshake(
         return None
     player_id = name = None
     if hello.token is not None:  # an empty or oversized token is refused like any other bad one
-        caller = await authenticate(websocket, session, hello.token)
+        caller = await authenticate(websocket, session, hello.token, room_id=room_id)
         if caller is None:
             return None
         player_id, name = caller.player_id, caller.name
@@ -200,15 +201,23 @@ class Caller:
     presence_hidden: bool
 
 
-async def authenticate(websocket: WebSocket, session: Session, token: str) -> Caller | None:
+async def authenticate(
+    websocket: WebSocket, session: Session, token: str, *, room_id: str | None = None
+) -> Caller | None:
     """The player a hello's token names; None when it names nobody, or a banned player (the
-    socket was told why and is being closed)."""
+    socket was told why and is being closed). At a table (``room_id``), the player's seat there
+    keeps the mark of this socket's address, which a rated set keeps for the screening."""
     async with websocket.app.state.db.session() as db_session:
         player = await authenticate_token(db_session, token)
         caller = None
         if player is not None:
             caller = Caller(player.id, player.name, presence_hidden=player.presence_hidden)
         banned = player is not None and bans.is_banned(player)
+        if player is not None and not banned and room_id is not None:
+            secret = websocket.app.state.settings.secret
+            mark = address_mark(client_address(websocket), secret)
+            await rooms.mark_client(db_session, room_id=room_id, player_id=player.id, mark=mark)
+            await db_session.commit()
     if caller is None:
         await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
         return None

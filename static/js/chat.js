@@ -10,6 +10,8 @@ import { state, subscribe } from './store.js';
 import { t, lang, onLangChange } from './i18n.js';
 import { seatLabel } from './seats.js';
 import { loadMuted, saveMuted } from './storage.js';
+import { openReport } from './report.js';
+import { icon } from './icons.js';
 
 const BUBBLE_MS = 3000;
 const TALK = new Set(['chat', 'react', 'phrase', 'chat_history']);
@@ -202,6 +204,12 @@ function renderMutes() {
       title: on ? t('chat.unmute_seat', { name: seatLabel(room, entry.seat) }) : t('chat.mute_seat', { name: seatLabel(room, entry.seat) }),
       onClick: () => toggleMute(entry.player_id),
     }, seatLabel(room, entry.seat)));
+    const name = seatLabel(room, entry.seat);
+    chips.push(h('button', {
+      class: 'chat-mute chat-report', type: 'button', 'data-testid': 'chat-report', 'data-seat': entry.seat,
+      title: t('report.seat', { name }), 'aria-label': t('report.seat', { name }),
+      onClick: () => openReport({ player_id: entry.player_id, name }),
+    }, icon('flag')));
   }
   ui.mutes.replaceChildren(...chips);
   ui.muteRow.hidden = chips.length === 0;

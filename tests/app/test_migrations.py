@@ -22,6 +22,7 @@ TABLES = {
     *("tournaments", "tournament_entries", "tournament_rounds", "tournament_tables"),
     *("challenges", "challenge_invitees", "parties"),
     *("reports", "mutes", "audit_log"),
+    "chat_log",
 }
 
 

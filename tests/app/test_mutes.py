@@ -1,6 +1,6 @@
 """Mutes on SQLite and PostgreSQL: escalation (GAPLE_MUTE_SECONDS), expiry at a given time, and a
-muted seat's chat refused with ``muted`` and the seconds left over real sockets (a uvicorn
-subprocess), then heard again once the mute is lifted."""
+muted seat's and a muted spectator's chat refused with ``muted`` and the seconds left over real
+sockets (a uvicorn subprocess), then heard again once the mute is lifted."""
 
 from __future__ import annotations
 
@@ -86,6 +86,52 @@ async def test_a_muted_seat_is_refused_over_a_real_socket(
         assert lifted.status_code == 200
         await clients[1].send({"type": "chat", "text": "Budi lagi"})
         await clients[0].wait_for(lambda: "Budi lagi" in said(clients[0]))
+    finally:
+        for each in clients:
+            await each.close()
+        await lobby.close()
+        await asyncio.to_thread(server.stop)
+
+
+async def test_a_muted_spectator_is_refused_too(database_url: str, tmp_path: Path) -> None:
+    """A mute reaches a spectator's socket at once, and one who comes to watch while muted."""
+    server = ServerProcess(
+        database_url, tmp_path / "server", GAPLE_ADMIN_TOKENS=f"sari:moderator:{MOD_TOKEN}"
+    )
+    await asyncio.to_thread(server.start)
+    lobby = Lobby(server.base_url)
+    clients: list[TableClient] = []
+    try:
+        ayu, citra = await lobby.guest("Ayu"), await lobby.guest("Citra")
+        code = (await lobby.create_room(ayu["token"]))["code"]
+        await lobby.sit(ayu["token"], code, 0)
+        seat, watcher = (TableClient(server.ws_url(code), g["token"]) for g in (ayu, citra))
+        clients = [seat, watcher]
+        for each in clients:
+            await each.connect()
+        await watcher.send({"type": "chat", "text": "nonton dulu"})
+        await watcher.wait_for(lambda: "nonton dulu" in said(watcher))  # heard by spectators
+        mod = {"Authorization": f"Bearer {MOD_TOKEN}"}
+        target = f"/api/admin/players/{citra['player_id']}/mute"
+        assert (await lobby.http.post(target, headers=mod)).status_code == 200
+        await watcher.send({"type": "chat", "text": "masih bisa?"})
+        await watcher.send({"type": "phrase", "id": "halo"})
+        await watcher.wait_for(lambda: len(errors(watcher)) == 2)
+        assert {e["code"] for e in errors(watcher)} == {"muted"}
+        assert all(86390 <= e["seconds_left"] <= 86400 for e in errors(watcher))
+        # A new socket of the muted spectator: refused from its first line.
+        await watcher.close()
+        again = TableClient(server.ws_url(code), citra["token"])
+        clients.append(again)
+        await again.connect()
+        await again.send({"type": "chat", "text": "socket baru"})
+        await again.wait_for(lambda: len(errors(again)) == 1)
+        assert errors(again)[0]["code"] == "muted"
+        assert "masih bisa?" not in said(seat) and "socket baru" not in said(again)
+        # Lifted: the spectator is heard again.
+        assert (await lobby.http.delete(target, headers=mod)).status_code == 200
+        await again.send({"type": "chat", "text": "boleh lagi"})
+        await again.wait_for(lambda: "boleh lagi" in said(again))
     finally:
         for each in clients:
             await each.close()

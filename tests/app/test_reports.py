@@ -4,12 +4,15 @@ moderators' queue: grouped by player, dismissed, actioned by acting on the playe
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 
 from app.settings import Settings
+from app.store.models import GameSet, Room, SetPlayer
+from app.store.types import utcnow
 
 MOD_TOKEN = "moderator-token-0123456789abcdefgh"
 MOD = {"Authorization": f"Bearer {MOD_TOKEN}"}
@@ -108,3 +111,30 @@ async def test_acting_on_a_player_closes_their_open_reports(
     ]
     await api.post(f"/api/admin/players/{citra.player_id}/mute", json={}, headers=MOD)
     assert await queue(api) == []
+
+
+async def test_a_report_from_a_table_names_the_set_played_together(
+    api: httpx.AsyncClient, app: Any, make_guest: Any
+) -> None:
+    ayu, budi, citra = await make_guest("Ayu"), await make_guest("Budi"), await make_guest("C")
+    async with app.state.db.session() as session, session.begin():
+        room = Room(code="RPTSET", host_id=ayu.player_id, settings={}, status="playing")
+        session.add(room)
+        await session.flush()
+        old = GameSet(room_id=room.id, number=1, rules={}, started_at=utcnow() - timedelta(hours=3))
+        new = GameSet(room_id=room.id, number=2, rules={}, started_at=utcnow())
+        session.add_all([old, new])
+        await session.flush()
+        for game_set, players in ((old, (ayu, citra)), (new, (ayu, budi))):
+            for seat, who in enumerate(players):
+                session.add(
+                    SetPlayer(
+                        set_id=game_set.id, seat=seat, player_id=who.player_id, mode="tunggal"
+                    )
+                )
+        new_id = new.id
+    together = await report(api, ayu, budi.player_id)
+    assert together.status_code == 201 and together.json()["set_id"] == new_id
+    # Citra played with Ayu only three hours ago: too long ago to name that set.
+    apart = await report(api, ayu, citra.player_id)
+    assert apart.status_code == 201 and apart.json()["set_id"] is None

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.gaple import ADMIN_TOKEN, WCAG_AA, Page, contrast
+from tests.e2e.gaple import (
+    ADMIN_TOKEN,
+    PHONE,
+    WCAG_AA,
+    Page,
+    contrast,
+    no_horizontal_scroll,
+)
 
 
 def seated_guest(
@@ -85,3 +92,72 @@ def test_the_admin_page_removes_a_player_from_a_seat(open_page, lobby_api):
     admin.by("admin-table", code=code).locator(
         '[data-testid="admin-seat"][data-seat="1"][data-player=""]'
     ).wait_for()
+
+
+def test_a_moderator_reads_a_report_in_the_queue_and_mutes_the_player(open_page, lobby_api):
+    """A report from a seat at the table: the queue shows it with the set's replay and the
+    stored chat around it; the moderator mutes the player, whose next line is refused."""
+    budi, ayu = lobby_api.guest("Budi"), lobby_api.guest("Ayu")
+    code = lobby_api.create_room(budi["token"], mode="tunggal", rated=True, turn_seconds=60)["code"]
+    lobby_api.sit(budi["token"], code, 0)
+    lobby_api.sit(ayu["token"], code, 1)
+    for seat in (2, 3):
+        lobby_api.bot(budi["token"], code, seat)
+    lobby_api.start(budi["token"], code)
+    [played] = lobby_api._call("GET", f"/api/players/{budi['player_id']}/sets")["sets"]
+    player = open_page(label="budi", locale="en-US")
+    player.login_as(budi)
+    player.open_link(code)
+    player.by("chat-toggle").click()
+    player.by("chat-drawer").wait_for()
+    player.by("chat-input").fill("kamu payah semua")
+    player.by("chat-send").click()
+    player.by("chat-lines").get_by_text("kamu payah semua").wait_for()
+    # Ayu, at her seat, reports Budi from the chat drawer's seat row (the set is named for her).
+    reporter = open_page(label="ayu", locale="en-US")
+    reporter.login_as(ayu)
+    reporter.open_link(code)
+    reporter.by("chat-toggle").click()
+    reporter.by("chat-report", seat=0).click()
+    reporter.by("report-dialog").wait_for()
+    reporter.by("report-category").select_option("abuse")
+    reporter.by("report-text").fill("kasar di chat")
+    reporter.by("report-send").click()
+    reporter.page.get_by_text("Your report about Budi reached the moderators.").wait_for()
+    assert reporter.by("report-dialog").count() == 0
+
+    admin = admin_page(open_page)
+    card = admin.by("admin-report", player=budi["player_id"])
+    card.wait_for()
+    assert "Budi" in card.inner_text() and "abuse 1" in card.inner_text()
+    assert "kasar di chat" in card.inner_text()
+    card.locator('[data-testid="admin-context-toggle"]').click()
+    replay = card.locator('[data-testid="admin-replay"]')
+    replay.wait_for()
+    assert replay.get_attribute("href") == f"/replay/{played['set_id']}"
+    line = card.locator('[data-testid="admin-chat-line"]')
+    line.first.wait_for()
+    assert "Budi" in line.first.inner_text() and "kamu payah semua" in line.first.inner_text()
+    # Phone first: the queue with its actions fits 390 px without sideways scrolling.
+    admin.page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    no_horizontal_scroll(admin)
+
+    card.locator('[data-testid="admin-mute"]').click()
+    admin.page.get_by_text("Budi is muted until", exact=False).wait_for()
+    admin.by("admin-no-reports").wait_for()  # acting on Budi closed his reports
+    player.by("chat-input").fill("masih bisa?")
+    player.by("chat-send").click()
+    player.page.get_by_text("A moderator muted you", exact=False).wait_for(timeout=5000)
+    assert "masih bisa?" not in player.by("chat-lines").inner_text()
+
+    # Found by name, the player shows the mute; unmuted, he is heard again.
+    admin.by("admin-q").fill("budi")
+    admin.by("admin-search").click()
+    found = admin.by("admin-player", player=budi["player_id"])
+    found.wait_for()
+    assert "muted until" in found.inner_text() and "muted 1 times" in found.inner_text()
+    found.locator('[data-testid="admin-unmute"]').click()
+    admin.page.get_by_text("Budi may talk again.", exact=False).wait_for()
+    player.by("chat-input").fill("maaf ya")
+    player.by("chat-send").click()
+    player.by("chat-lines").get_by_text("maaf ya").wait_for()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.live.client import TableClient
+from tests.app.live.client import Lobby, TableClient
 from tests.app.live.test_cluster import NodeSet, nodes, table_on
 
 __all__ = ["nodes"]  # the fixture, used by name
@@ -79,5 +79,39 @@ async def test_talk_crosses_nodes_to_whoever_may_hear_it(nodes: NodeSet) -> None
         await late.close()
     finally:
         for client in everyone:
+            await client.close()
+        await lobby.close()
+
+
+MOD_TOKEN = "moderator-token-0123456789abcdefgh"
+
+
+async def test_a_mute_reaches_spectators_on_every_node(nodes: NodeSet) -> None:
+    """Muted through either node, a spectator watching through either node is refused at once
+    (one of the two calls lands on the node that does not run the table: the relay tells it)."""
+    servers = await asyncio.to_thread(nodes, 2, GAPLE_ADMIN_TOKENS=f"sari:moderator:{MOD_TOKEN}")
+    urls = [s.base_url.replace("http", "ws") for s in servers]
+    lobby, code, _ = await table_on(servers, turn_seconds=60)
+    fans = [await lobby.guest(f"Fan {i}") for i in range(2)]
+    stands = [
+        TableClient(f"{urls[i]}/ws/rooms/{code}", fan["token"], name=f"fan{i}")
+        for i, fan in enumerate(fans)
+    ]
+    mod = {"Authorization": f"Bearer {MOD_TOKEN}"}
+    try:
+        for client in stands:
+            await client.connect()
+        for n, (fan, stand) in enumerate(zip(fans, stands, strict=True)):
+            async with Lobby(servers[1 - n].base_url) as other:  # the other node's API
+                muted = await other.http.post(
+                    f"/api/admin/players/{fan['player_id']}/mute", headers=mod
+                )
+            assert muted.status_code == 200, muted.text
+            await stand.send({"type": "chat", "text": f"fan {n} bicara"})
+            await stand.wait_for(lambda s=stand: len(s.errors) == 1)
+            assert stand.errors[0]["code"] == "muted"
+        assert not any(heard(s, "fan 0 bicara") or heard(s, "fan 1 bicara") for s in stands)
+    finally:
+        for client in stands:
             await client.close()
         await lobby.close()

@@ -21,7 +21,7 @@ from tests.app.live.test_server import answered, my_turn, set_over, stored
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 
-NodeSet = Callable[[int], list[ServerProcess]]
+NodeSet = Callable[..., list[ServerProcess]]  # (count, **env)
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ async def nodes(
 ) -> AsyncIterator[NodeSet]:
     started: list[ServerProcess] = []
 
-    def make(count: int) -> list[ServerProcess]:
+    def make(count: int, **env: str) -> list[ServerProcess]:
         for i in range(count):
             node = ServerProcess(
                 database_url,
@@ -39,6 +39,7 @@ async def nodes(
                 GAPLE_REDIS_PREFIX=redis_prefix,
                 GAPLE_LEASE_TTL_SECONDS="1.5",
                 GAPLE_CLUSTER_CHECK_SECONDS="0.3",
+                **env,
             )
             node.start()
             started.append(node)

@@ -28,6 +28,7 @@ from app.rooms.effects import (
     DealCreated,
     Effect,
     Join,
+    KeepChat,
     LoadRoom,
     Message,
     MoveStored,
@@ -39,7 +40,7 @@ from app.rooms.effects import (
     StoreMove,
     TurnDue,
 )
-from app.rooms.protocol import Chat, Play
+from app.rooms.protocol import Chat, Phrase, Play, React
 from app.rooms.state import TableConfig, TableState
 from app.settings import Settings
 from app.store.records import RoomInfo, SeatInfo
@@ -284,3 +285,25 @@ def test_a_block_reloaded_changes_who_hears_whom_and_tells_nobody() -> None:
     # A seat change alongside is announced as ever.
     moved = replace(blocked, blocks=frozenset(), status="closed")
     assert run(state, RoomLoaded(moved, "changed"), T0 + 4) != []
+
+
+@pytest.mark.parametrize(
+    ("rated", "tournament", "kept"),
+    [(False, False, False), (True, False, True), (False, True, True)],
+)
+def test_a_rated_or_tournament_table_keeps_what_was_said_and_nothing_else(
+    rated: bool, tournament: bool, kept: bool
+) -> None:
+    info = replace(room(), settings={**SETTINGS, "rated": rated}, tournament=tournament)
+    state = TableState(info, CONFIG, random.Random(5), lambda: "5" * 64)
+    handle(state, Join(0, "p0", name="P0"), T0)
+    handle(state, Join(9, "fan", name="Fan"), T0)  # a spectator
+    said = run(state, Message(0, Chat(type="chat", text="halo")), T0 + 1)
+    said += run(state, Message(9, Phrase(type="phrase", id="mantap")), T0 + 2)
+    said += run(state, Message(0, React(type="react", emoji="🔥")), T0 + 3)
+    lines = [e for e in said if isinstance(e, KeepChat)]
+    expected = [
+        KeepChat(None, "p0", "P0", 0, "chat", "halo", T0 + 1),
+        KeepChat(None, "fan", "Fan", None, "phrase", "mantap", T0 + 2),
+    ]
+    assert lines == (expected if kept else [])

@@ -1,0 +1,59 @@
+// Reporting a player to the moderators (POST /api/reports, docs/API.md "Fair play: reports"):
+// a small dialog with the categories the server serves (GET /api/presets -> reports) and a text.
+// The reported player is never told; a report made at a table names its set on the server.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { toast } from './store.js';
+import { request } from './api.js';
+import { errorText } from './errors.js';
+
+let dialog = null;
+
+async function choices() {
+  try {
+    const response = await fetch('/api/presets');
+    return (await response.json()).reports;
+  } catch {
+    return null;
+  }
+}
+
+function closeDialog() {
+  if (dialog) dialog.remove();
+  dialog = null;
+}
+
+/** Open the report dialog for ``player`` ({player_id, name}). */
+export async function openReport(player) {
+  closeDialog();
+  const found = await choices();
+  if (!found) {
+    toast(t('report.unavailable'), 'error');
+    return;
+  }
+  const select = h('select', { id: 'report-category', 'data-testid': 'report-category' },
+    found.categories.map((c) => h('option', { value: c }, t(`admin.category.${c}`))));
+  const text = h('textarea', { id: 'report-text', 'data-testid': 'report-text', maxlength: found.max_text, rows: 3 });
+  const send = async (e) => {
+    e.preventDefault();
+    try {
+      await request('POST', '/api/reports', { player_id: player.player_id, category: select.value, text: text.value });
+      toast(t('report.sent', { name: player.name }), 'ok');
+      closeDialog();
+    } catch (err) {
+      toast(errorText(err.code, err.message, err.field), 'error');
+    }
+  };
+  dialog = h('div', { class: 'report-backdrop', 'data-testid': 'report-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'report-title' },
+    h('form', { class: 'card report-form', onSubmit: send },
+      h('h2', { id: 'report-title' }, t('report.title', { name: player.name })),
+      h('p', { class: 'muted small' }, t('report.private')),
+      h('label', { for: 'report-category' }, t('report.category')), select,
+      h('label', { for: 'report-text' }, t('report.text')), text,
+      h('div', { class: 'report-actions' },
+        h('button', { type: 'submit', class: 'btn btn-primary btn-small', 'data-testid': 'report-send' }, t('report.send')),
+        h('button', { type: 'button', class: 'btn btn-ghost btn-small', onClick: closeDialog }, t('report.cancel')))));
+  document.body.append(dialog);
+  select.focus();
+}
