@@ -294,7 +294,9 @@ def test_a_block_reloaded_changes_who_hears_whom_and_tells_nobody() -> None:
 def test_a_rated_or_tournament_table_keeps_what_was_said_and_nothing_else(
     rated: bool, tournament: bool, kept: bool
 ) -> None:
-    info = replace(room(), settings={**SETTINGS, "rated": rated}, tournament=tournament)
+    info = replace(
+        room(), settings={**SETTINGS, "rated": rated}, tournament_id=7 if tournament else None
+    )
     state = TableState(info, CONFIG, random.Random(5), lambda: "5" * 64)
     handle(state, Join(0, "p0", name="P0"), T0)
     handle(state, Join(9, "fan", name="Fan"), T0)  # a spectator
