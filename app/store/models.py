@@ -398,7 +398,7 @@ class Challenge(Base):
     partner_id: Mapped[str | None] = mapped_column(String(32))  # Ganda: seated across, seat 2
     open_seats: Mapped[bool] = mapped_column(default=False)  # True: no bots in the other seats
     status: Mapped[str] = mapped_column(String(16))
-    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"))
+    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime]
 
@@ -535,7 +535,7 @@ class TournamentTable(Base):
     round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     entrants: Mapped[list[Any]] = mapped_column(JSON())
-    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"))
+    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"), index=True)
     result: Mapped[dict[str, Any] | None]
 
 
