@@ -126,6 +126,11 @@ async def sit_down(
             client = TableClient(paths[0], guest["token"], name=f"{table['code']}-{seat['seat']}")
             await client.connect()
             assert client.seat == seat["seat"]
+            # The table's room says which tournament and round it plays.
+            [welcome] = [m for m in client.received if m["type"] == "welcome"]
+            told = welcome["room"]["tournament"]
+            assert (told["id"], told["round"]) == (frame["tournament"]["id"], frame["round"])
+            assert told["name"] == frame["tournament"]["name"]
             out.append(Player(client, paths, random.Random(seat["seat"])))
     return out
 
