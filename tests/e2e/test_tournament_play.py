@@ -110,6 +110,10 @@ def test_a_swiss_round_played_in_the_browser_and_the_next_opens_by_itself(
     # After the set: back to the tournament, not another set (the next round opens by itself).
     page.by("tournament-after").wait_for()
     assert page.by("next-set-button").count() == 0 and page.by("play-again-button").count() == 0
+    assert page.by("tournament-back-button").get_attribute("href") == f"/turnamen/{tid}"
+    no_horizontal_scroll(page)
+    page.by("tournament-after").scroll_into_view_if_needed()
+    save_screenshot(page.page, "tournament-set-over-phone")
     page.by("tournament-back-button").click()
     page.page.wait_for_url(f"**/turnamen/{tid}")
     page.by("tournament", status="ready").wait_for()
@@ -139,6 +143,8 @@ def test_a_swiss_round_played_in_the_browser_and_the_next_opens_by_itself(
     [next_table] = [t for t in two if me["player_id"] in {s["player_id"] for s in t["seats"]}]
     page.page.wait_for_url(f"**/r/{next_table['code']}", timeout=60_000)
     page.by("table-tournament", tournament=tid, round=2).wait_for()
+    page.by("lang-toggle").click()  # in English too
+    assert page.by("table-tournament").inner_text().strip() == f"Round 2 · {NAME}"
 
     # Done: the organizer cancels; the round's tables finish by bots.
     page.page.close()
