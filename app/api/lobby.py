@@ -23,6 +23,7 @@ from app.api.schemas import (
     RoomOut,
     RoomSettings,
     RoomSettingsPatch,
+    RoomTournamentOut,
     SeatOut,
 )
 from app.live import LiveTables
@@ -43,7 +44,7 @@ from app.rooms import challenges, lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
 from app.store import challenges as challenge_rows
-from app.store import players, rooms
+from app.store import games, players, rooms
 from app.store.models import Notification, Player, Room, Seat
 from app.store.types import utcnow
 
@@ -442,6 +443,13 @@ async def room_view(
         bots_in_ms=None if due is None else quickplay.ms_until(due, utcnow()),
         humans_online=room.humans_online,
         spectators=live.spectator_count(room.id),
+        tournament=None
+        if room.tournament_id is None
+        else RoomTournamentOut(
+            id=room.tournament_id,
+            round=room.round,
+            name=await games.tournament_name(session, tournament_id=room.tournament_id),
+        ),
         created_at=room.created_at,
         active_at=room.active_at,
     )

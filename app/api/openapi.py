@@ -59,6 +59,7 @@ ENUMS: dict[str, Any] = {
     "TournamentStatus": tournament_formats.Status,
     "TournamentFilter": schemas.TournamentFilter,
     "RoundStatus": tournament_formats.RoundStatus,
+    "RoundStage": tournament_formats.Stage,
     "ReportCategory": reports.Category,
     "ReportStatus": reports.ReportStatus,
     "ErrorCode": ErrorCode,

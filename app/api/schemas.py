@@ -192,6 +192,12 @@ class SeatOut(BaseModel):
     )
 
 
+class RoomTournamentOut(BaseModel):
+    id: int = Field(description="The tournament: its page is /turnamen/{id}")
+    round: int | None = Field(description="The tournament's round this table plays")
+    name: str | None = Field(description="The tournament's name")
+
+
 class RoomOut(BaseModel):
     id: str
     code: str
@@ -221,6 +227,9 @@ class RoomOut(BaseModel):
     )
     humans_online: int = Field(description="Seated humans connected to the table right now")
     spectators: int
+    tournament: RoomTournamentOut | None = Field(
+        default=None, description="A tournament's table: the tournament and the round it plays"
+    )
     created_at: datetime
     active_at: datetime = Field(description="The room's last activity")
 
@@ -632,6 +641,9 @@ class TournamentTableOut(BaseModel):
 class TournamentRoundOut(BaseModel):
     number: int
     status: tf.RoundStatus
+    stage: tf.Stage = Field(
+        description='"swiss" (every round of a Swiss); a knockout\'s "pool" and "bracket" rounds'
+    )
     byes: list[int] = Field(description="Entry ids sitting the round out (a bye's points)")
     tables: list[TournamentTableOut]
 

@@ -133,6 +133,13 @@ async def list_tournaments(
     return TournamentList.model_validate(page)
 
 
+async def _changed(request: Request, tournament_id: int) -> None:
+    """The tournament's watchers (GET /ws/tournaments/{id}) get it as the change left it."""
+    runner: TournamentRunner | None = request.app.state.tournaments
+    if runner is not None:
+        await runner.changed(tournament_id)
+
+
 @router.get("/{tournament_id}", responses=FOUND)
 async def get_tournament(tournament_id: TournamentId, session: SessionDep) -> TournamentOut:
     """The tournament, its entrants, rounds, standings and scoring (a private one too: by id)."""
@@ -177,6 +184,7 @@ async def enter_tournament(
             apart_by_address=settings.apart_by_address,
         )
     await session.commit()
+    await _changed(request, tournament_id)
     return _entry_out(tournament_id, await _view(session, tournament_id), entry.id)
 
 
@@ -191,7 +199,11 @@ async def enter_tournament(
     dependencies=[Depends(rate_limit("tournament_entries"))],
 )
 async def confirm_entry(
-    tournament_id: TournamentId, entry_id: EntryId, player: CurrentPlayer, session: SessionDep
+    tournament_id: TournamentId,
+    entry_id: EntryId,
+    player: CurrentPlayer,
+    session: SessionDep,
+    request: Request,
 ) -> EntryOut:
     """The partner a Ganda entry names confirms it: the pair is an entrant."""
     async with _refusals():
@@ -199,6 +211,7 @@ async def confirm_entry(
             session, tournament_id=tournament_id, entry_id=entry_id, player=player
         )
     await session.commit()
+    await _changed(request, tournament_id)
     return _entry_out(tournament_id, await _view(session, tournament_id), entry_id)
 
 
@@ -209,13 +222,14 @@ async def confirm_entry(
     dependencies=[Depends(rate_limit("tournament_entries"))],
 )
 async def withdraw_from_tournament(
-    tournament_id: TournamentId, player: CurrentPlayer, session: SessionDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: SessionDep, request: Request
 ) -> Response:
     """Withdraw the caller's entry (as its player or partner): removed before the start,
     marked withdrawn once running (it forfeits the rounds left)."""
     async with _refusals():
         await tournaments.withdraw(session, tournament_id=tournament_id, player=player)
     await session.commit()
+    await _changed(request, tournament_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -249,10 +263,11 @@ async def start_tournament(
     responses={**AUTH, **ORGANIZER, **FOUND, 409: _err("`tournament_over`")},
 )
 async def cancel_tournament(
-    tournament_id: TournamentId, player: CurrentPlayer, session: SessionDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: SessionDep, request: Request
 ) -> TournamentOut:
     """The organizer calls it off, before or during it: `cancelled`."""
     async with _refusals():
         await tournaments.cancel(session, tournament_id=tournament_id, player=player)
     await session.commit()
+    await _changed(request, tournament_id)
     return await _view(session, tournament_id)

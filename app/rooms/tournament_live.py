@@ -107,6 +107,15 @@ class TournamentRunner:
         else:
             self.deliver(tournament_id, text)
 
+    async def changed(self, tournament_id: int) -> None:
+        """After the commit of an entry, a confirmation, a withdrawal or a cancel (REST): the
+        watchers get the tournament as it now is (a ``tournament`` frame)."""
+        try:
+            view = await self.view(tournament_id)
+        except TournamentRefused:
+            return
+        self.publish(tournament_id, TournamentFrame(type="tournament", tournament=view))
+
     # --- the rounds -----------------------------------------------------------------------------
 
     def set_ended(self, tournament_id: int, room_id: str) -> None:

@@ -48,6 +48,7 @@ from app.tournaments.formats import (
     Bye,
     Entrant,
     Pairing,
+    Stage,
     Table,
     TableResult,
     result_from_scores,
@@ -97,13 +98,24 @@ def pool_rounds(tournament: Tournament) -> int:
     return len(knockout.pool_stage(mode, _pools(tournament)))
 
 
+def round_stage(tournament: Tournament, number: int) -> Stage:
+    """The stage round ``number`` belongs to: every round of a Swiss is ``swiss``; a knockout's
+    first ``pool_rounds`` are ``pool``, the rest ``bracket`` (the one home of this fact: the
+    view says it, the client reads it)."""
+    if tournament.format != "knockout":
+        return "swiss"
+    return "pool" if number <= pool_rounds(tournament) else "bracket"
+
+
 def _pools(tournament: Tournament) -> list[knockout.Pool]:
     return [knockout.Pool(p["name"], tuple(p["members"])) for p in tournament.pools or []]
 
 
 def room_settings(tournament: Tournament, number: int) -> dict[str, Any]:
     """The room settings of round ``number``'s tables."""
-    bracket = tournament.bracket_settings is not None and number > pool_rounds(tournament)
+    bracket = (
+        tournament.bracket_settings is not None and round_stage(tournament, number) == "bracket"
+    )
     settings = tournament.bracket_settings if bracket else tournament.settings
     assert settings is not None
     return {

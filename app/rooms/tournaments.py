@@ -25,7 +25,13 @@ from app import cursors
 from app.errors import GapleError
 from app.players import accounts
 from app.presets import Mode
-from app.rooms.tournament_play import Progress, open_round, rated_entrants, seat_players
+from app.rooms.tournament_play import (
+    Progress,
+    open_round,
+    rated_entrants,
+    round_stage,
+    seat_players,
+)
 from app.store import players
 from app.store import tournaments as store
 from app.store.models import (
@@ -446,7 +452,7 @@ def scoring(mode: Mode) -> dict[str, Any]:
 
 
 def _rounds_view(
-    mode: Mode,
+    tournament: Tournament,
     rounds: Sequence[TournamentRound],
     tables: Sequence[TournamentTable],
     codes: dict[str, str],
@@ -454,8 +460,9 @@ def _rounds_view(
     entries: dict[int, TournamentEntry],
     names: dict[str, str],
 ) -> list[dict[str, Any]]:
-    """Each round with its byes and tables; a table's room code and set (its replay), its seats
-    (who sits where for which entrant), and its result with the points it scored."""
+    """Each round with its stage, byes and tables; a table's room code and set (its replay), its
+    seats (who sits where for which entrant), and its result with the points it scored."""
+    mode: Mode = tournament.mode  # type: ignore[assignment]  # DB check
     by_round: dict[int, list[dict[str, Any]]] = {r.number: [] for r in rounds}
     for table in tables:
         result = None
@@ -479,7 +486,13 @@ def _rounds_view(
             }
         )
     return [
-        {"number": r.number, "status": r.status, "byes": [*r.byes], "tables": by_round[r.number]}
+        {
+            "number": r.number,
+            "status": r.status,
+            "stage": round_stage(tournament, r.number),
+            "byes": [*r.byes],
+            "tables": by_round[r.number],
+        }
         for r in rounds
     ]
 
@@ -555,7 +568,7 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
         ],
         "pools": tournament.pools,
         "rounds": _rounds_view(
-            mode, rounds, tables, codes, sets, {e.id: e for e in entries}, names
+            tournament, rounds, tables, codes, sets, {e.id: e for e in entries}, names
         ),
         "standings": _standings_view(mode, entries, rounds, tables),
         "scoring": scoring(mode),

@@ -23,7 +23,17 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store import fairplay, players, rooms, social
 from app.store.db import Database
-from app.store.models import FAIR_SHUFFLE, Base, Deal, GameSet, Move, Room, Seat, seat_count
+from app.store.models import (
+    FAIR_SHUFFLE,
+    Base,
+    Deal,
+    GameSet,
+    Move,
+    Room,
+    Seat,
+    Tournament,
+    seat_count,
+)
 from app.store.records import (
     MoveRecord,
     RoomInfo,
@@ -98,7 +108,16 @@ async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
         ),
         quickplay=room.quickplay,
         tournament_id=room.tournament_id,
+        tournament_round=room.round,
+        tournament_name=await tournament_name(session, tournament_id=room.tournament_id),
     )
+
+
+async def tournament_name(session: AsyncSession, *, tournament_id: int | None) -> str | None:
+    """The name of a tournament table's tournament (None: not a tournament's table)."""
+    if tournament_id is None:
+        return None
+    return await session.scalar(select(Tournament.name).where(Tournament.id == tournament_id))
 
 
 async def room_id_for_code(session: AsyncSession, *, code: str) -> str | None:

@@ -44,6 +44,8 @@ class RoomInfo:
     # A tournament's table: never abandoned, its absent players' seats go to bots by the clock,
     # and it keeps its chat, rated or not.
     tournament_id: int | None = None
+    tournament_round: int | None = None  # the tournament's round this table plays
+    tournament_name: str | None = None
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -78,6 +80,18 @@ class RoomInfo:
             "quickplay": self.quickplay,
             "bots_in_ms": bots_in_ms,
             "spectators": spectators,
+            "tournament": self.tournament(),
+        }
+
+    def tournament(self) -> dict[str, Any] | None:
+        """A tournament's table: ``{"id", "round", "name"}`` (the REST room's ``tournament``
+        too, app/api/schemas.py ``RoomTournamentOut``); else None."""
+        if self.tournament_id is None:
+            return None
+        return {
+            "id": self.tournament_id,
+            "round": self.tournament_round,
+            "name": self.tournament_name,
         }
 
 

@@ -25,6 +25,9 @@ Status = Literal["registering", "running", "finished", "cancelled"]
 STATUSES: tuple[Status, ...] = get_args(Status)
 RoundStatus = Literal["paired", "playing", "finished"]
 ROUND_STATUSES: tuple[RoundStatus, ...] = get_args(RoundStatus)
+# Which stage a round belongs to: a Swiss's rounds are all "swiss"; a knockout's are its pools'
+# ("pool") and then its bracket's ("bracket"; all of them when the entrants fill one table).
+Stage = Literal["swiss", "pool", "bracket"]
 
 # Entrants per table: four players, or two pairs (a pair holds two seats across from each other).
 TABLE_ENTRANTS: dict[Mode, int] = {"tunggal": 4, "ganda": 2}

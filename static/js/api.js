@@ -181,12 +181,18 @@ function dueOf(src) {
 
 const num = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
+function tournamentOf(x) {
+  if (!x || typeof x !== 'object' || !Number.isInteger(x.id)) return null;
+  return { id: x.id, round: Number.isInteger(x.round) ? x.round : null, name: typeof x.name === 'string' ? x.name : '' };
+}
+
 /**
  * One room in the client's own shape, from a REST room/summary or the WebSocket's `room` object.
  * Relied on: code; settings (or the same keys at top level) as the server sent them, no defaults
  * added here (they are the server's: GET /api/presets); seats [{seat, player_id, name, bot,
  * left_by, ready}]; host_id or host.player_id; status; closed_reason; seats_taken; spectators (a
- * number or a list); share_link; host_name or host.name; quickplay; rematch; bots_in_ms.
+ * number or a list); share_link; host_name or host.name; quickplay; rematch; bots_in_ms;
+ * tournament ({id, round, name} at a tournament's table).
  */
 export function normRoom(raw) {
   if (!raw || typeof raw !== 'object') return { code: null, seats: [], settings: {} };
@@ -225,6 +231,8 @@ export function normRoom(raw) {
     quickplay: typeof src.quickplay === 'boolean' ? src.quickplay : null,
     // A challenge's table: "play again" after a set is the rematch (REST only, as quickplay).
     rematch: typeof src.rematch === 'boolean' ? src.rematch : null,
+    // A tournament's table: {id, round, name} (REST and socket alike); null: not one, or not said.
+    tournament: tournamentOf(src.tournament),
     settings,
     seats,
     seatsTaken: listed.length ? taken : num(src.seats_taken, taken),

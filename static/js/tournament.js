@@ -4,6 +4,9 @@
 // invitation and table, a table's state, the knockout's pools and bracket as columns, the create
 // form's payload. No DOM, no fetch: static/js/tests/tournament.test.js runs it under node.
 
+/** A tournament's page (the route of views/tournaments.js). */
+export const tournamentPath = (id) => `/turnamen/${id}`;
+
 /** The list's tabs, in order: each is a `status` filter of GET /api/tournaments. */
 export const TABS = ['upcoming', 'running', 'finished'];
 
@@ -60,6 +63,12 @@ export function isOrganizer(view, playerId) {
   return Boolean(view && playerId && view.organizer && view.organizer.player_id === playerId);
 }
 
+/** The set a table's room played (its replay, /replay/{set_id}) once the set has ended, or
+ * null: the view names it (`set_id`), nothing is guessed. */
+export function replaySet(table) {
+  return table.result && Number.isInteger(table.set_id) ? table.set_id : null;
+}
+
 /** A table's state: "setup" (no room yet), "playing" (its room plays the set), "finished". */
 export function tableState(table) {
   if (table.result) return 'finished';
@@ -105,32 +114,19 @@ export function tableRows(table) {
 }
 
 /**
- * How many rounds a knockout's pools play, from the pools the view shows (docs/TOURNAMENTS.md,
- * "Pools"): a Tunggal pool three; a Ganda pool of n pairs meets round robin, n - 1 rounds for
- * an even n and n for an odd one (a bye each round). No pools: none.
- */
-export function poolRoundCount(view) {
-  const pools = Array.isArray(view.pools) ? view.pools : [];
-  if (!pools.length) return 0;
-  if (view.mode !== 'ganda') return 3;
-  return Math.max(...pools.map((p) => (p.members.length % 2 ? p.members.length : p.members.length - 1)));
-}
-
-/**
  * A knockout drawn as its stages: `pools` [{name, members, rounds: [{number, tables}]}] (each
  * pool's tables by round) and `columns` [{number, tables}] (the bracket's rounds, left to right;
  * the last is the final once it is one table). A Swiss, or a knockout not started: null.
  */
 export function bracketLayout(view) {
   if (!view || view.format !== 'knockout' || !Array.isArray(view.pools)) return null;
-  const poolRounds = poolRoundCount(view);
   const poolOf = new Map();
   for (const pool of view.pools) for (const id of pool.members) poolOf.set(id, pool.name);
   const pools = view.pools.map((pool) => ({ name: pool.name, members: pool.members, rounds: [] }));
   const columns = [];
   for (const round of view.rounds || []) {
     const tables = round.tables || [];
-    if (round.number <= poolRounds) {
+    if (round.stage === 'pool') { // the server's word for it (docs/API.md, `stage`)
       for (const pool of pools) {
         const own = tables.filter((x) => (x.entrants || []).some((id) => poolOf.get(id) === pool.name));
         pool.rounds.push({ number: round.number, tables: own });

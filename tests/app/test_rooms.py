@@ -141,6 +141,7 @@ async def test_room_details(api: httpx.AsyncClient, host: Guest, room: dict[str,
     # Codes are case-insensitive: people type them.
     details = (await api.get(f"/api/rooms/{room['code'].lower()}")).json()
     assert details["id"] == room["id"] and details["spectators"] == 3
+    assert details["tournament"] is None  # an ordinary room: no tournament's table
     assert details["seats"] == [
         {
             "seat": 0,

@@ -442,12 +442,16 @@ async def test_the_organizer_starts_with_enough_entrants_and_round_one_is_stored
     assert body["status"] == "running"
     ids = [e["id"] for e in body["entrants"]]
     [round_one] = body["rounds"]
-    assert (round_one["number"], round_one["status"]) == (1, "playing")
+    assert (round_one["number"], round_one["status"], round_one["stage"]) == (1, "playing", "swiss")
     [table] = round_one["tables"]
     assert (table["number"], table["result"]) == (1, None)
     # Its room is made, every entrant seated, its set started (tests/app/live/test_tournaments.py)
     room = (await api.get(f"/api/rooms/{table['code']}")).json()
     assert room["status"] == "playing"
+    # The room says whose table it is; the table names the set its room plays (the replay's).
+    assert room["tournament"] == {"id": tid, "round": 1, "name": body["name"]}
+    assert isinstance(table["set_id"], int)
+    assert (await api.get(f"/api/sets/{table['set_id']}")).json()["room"]["code"] == table["code"]
     assert [s["player_id"] for s in table["seats"]] == [s["player_id"] for s in room["seats"]]
     # Six players: one table of four and the fewest byes, two; everyone exactly once.
     assert len(table["entrants"]) == 4 and len(round_one["byes"]) == 2
@@ -504,6 +508,7 @@ async def test_a_running_knockout_or_short_swiss_takes_no_late_entry(
     assert sorted(len(p["members"]) for p in body["pools"]) == [6, 6]
     [round_one] = body["rounds"]
     assert len(round_one["tables"]) == 2 and len(round_one["byes"]) == 4
+    assert round_one["stage"] == "pool"
 
 
 async def test_four_entrants_of_a_knockout_play_the_final_at_once(
@@ -516,6 +521,8 @@ async def test_four_entrants_of_a_knockout_play_the_final_at_once(
     body = (await api.post(f"/api/tournaments/{tid}/start", headers=org.headers)).json()
     assert body["pools"] == []
     assert len(body["rounds"][0]["tables"]) == 1 and body["rounds"][0]["byes"] == []
+    # No pools: the one round is the bracket's (its final).
+    assert body["rounds"][0]["stage"] == "bracket"
 
 
 async def test_the_organizer_cancels(

@@ -120,3 +120,11 @@ test('the bot levels are the server\'s, each named in both languages', async () 
   }
   assert.deepEqual(presets.botKinds(null), []);
 });
+
+test('a tournament\'s table says its tournament and round; any other table none', () => {
+  const frame = normRoom({ code: 'T1', status: 'playing', settings: { preset: 'pordi' }, seats: [],
+    tournament: { id: 7, round: 2, name: 'Piala Desa' } });
+  assert.deepEqual(frame.tournament, { id: 7, round: 2, name: 'Piala Desa' });
+  assert.equal(normRoom({ code: 'T2', tournament: null }).tournament, null);
+  assert.equal(normRoom({ code: 'T3', tournament: { id: 'x' } }).tournament, null, 'a malformed one is none');
+});

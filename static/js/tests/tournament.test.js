@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import {
   tabOf, frameView, entrantLabel, entryOf, inviteFor, isOrganizer, tableState, myTable, seatedCode,
-  tableRows, poolRoundCount, bracketLayout, isoWithOffset, localInputValue, tournamentDraft, tournamentPayload,
+  tableRows, bracketLayout, replaySet, tournamentPath, isoWithOffset, localInputValue, tournamentDraft, tournamentPayload,
 } from '../tournament.js';
 
 const who = (n) => ({ player_id: `p${n}`, name: `Pemain ${n}` });
@@ -62,6 +62,14 @@ test('Ganda: a pair is named by both, the partner sees the invitation until they
   assert.equal(inviteFor({ ...view, mode: 'tunggal' }, 'p4'), null);
 });
 
+test('a finished table links the set the view names; none before its set ends', () => {
+  const [r1, r2] = swissView().rounds;
+  assert.equal(replaySet({ ...r1.tables[0], set_id: 912 }), 912);
+  assert.equal(replaySet(r1.tables[0]), null, 'no set named: no link');
+  assert.equal(replaySet({ ...r2.tables[0], code: 'BBBB22', set_id: 913 }), null, 'still playing');
+  assert.equal(tournamentPath(7), '/turnamen/7');
+});
+
 test('a table is being set up until its room exists, then playing, then finished', () => {
   const [r1, r2] = swissView().rounds;
   assert.equal(tableState(r2.tables[0]), 'setup');
@@ -108,17 +116,17 @@ function knockoutView(bracketRounds) {
     { number: 3, status: 'finished', byes: [], tables: [t(1, [1, 4], 'R3T1', won), t(2, [5, 8], 'R3T2', won), t(3, [2, 3], 'R3T3', won), t(4, [6, 7], 'R3T4', won)] },
     { number: 4, status: 'playing', byes: [], tables: [t(1, [1, 3], 'SF01'), t(2, [2, 4], 'SF02')] },
     { number: 5, status: 'paired', byes: [], tables: [t(1, [1, 2])] },
-  ].slice(0, 3 + bracketRounds);
+  ].slice(0, 3 + bracketRounds).map((r) => ({ ...r, stage: r.number <= 3 ? 'pool' : 'bracket' }));
   return { id: 9, name: 'Piala PORDI', format: 'knockout', mode: 'ganda', status: 'running', organizer: who(1), entrants, pools, rounds, standings: [] };
 }
 
-test('the pools play their documented rounds: Tunggal three, Ganda a round robin', () => {
-  assert.equal(poolRoundCount(knockoutView(0)), 3);
-  assert.equal(poolRoundCount({ mode: 'ganda', pools: [{ name: 'A', members: [1, 2, 3, 4, 5] }, { name: 'B', members: [6, 7, 8, 9] }] }), 5);
-  assert.equal(poolRoundCount({ mode: 'ganda', pools: [{ name: 'A', members: [1, 2, 3] }] }), 3);
-  assert.equal(poolRoundCount({ mode: 'tunggal', pools: [{ name: 'A', members: [1, 2, 3, 4, 5, 6, 7, 8] }] }), 3);
-  assert.equal(poolRoundCount({ mode: 'ganda', pools: [] }), 0);
-  assert.equal(poolRoundCount({ mode: 'ganda', pools: null }), 0);
+test('a round is a pool\'s or the bracket\'s as the server says (stage), never by counting', () => {
+  // A pool stage of five rounds (a Ganda pool of five pairs): the page does not count them.
+  const view = knockoutView(2);
+  view.rounds = view.rounds.map((r) => ({ ...r, stage: 'pool' }));
+  const layout = bracketLayout(view);
+  assert.deepEqual(layout.columns, []);
+  assert.deepEqual(layout.pools[0].rounds.map((r) => r.number), [1, 2, 3, 4, 5]);
 });
 
 test('the bracket layout: each pool\'s tables by round, then the bracket\'s rounds as columns', () => {
@@ -142,7 +150,7 @@ test('the bracket layout: each pool\'s tables by round, then the bracket\'s roun
 test('no bracket for a Swiss or a knockout before its pools are drawn; a knockout straight to the final', () => {
   assert.equal(bracketLayout(swissView()), null);
   assert.equal(bracketLayout({ ...knockoutView(0), pools: null, rounds: [] }), null);
-  const straight = bracketLayout({ ...knockoutView(0), pools: [], rounds: [{ number: 1, status: 'paired', byes: [], tables: [{ number: 1, code: null, entrants: [1, 2], result: null }] }] });
+  const straight = bracketLayout({ ...knockoutView(0), pools: [], rounds: [{ number: 1, status: 'paired', stage: 'bracket', byes: [], tables: [{ number: 1, code: null, entrants: [1, 2], result: null }] }] });
   assert.deepEqual(straight.pools, []);
   assert.deepEqual(straight.columns.map((c) => c.number), [1]);
   assert.equal(straight.final, true);

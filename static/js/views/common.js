@@ -8,6 +8,7 @@ import { tileSvg } from '../tiles.js';
 import { enter } from '../anim.js';
 import { seatCount } from '../presets.js';
 import { accountBar } from './account.js';
+import { tournamentPath } from '../tournament.js';
 
 export function modeLabel(mode) {
   return mode === 'ganda' ? t('mode.ganda') : t('mode.tunggal');
@@ -141,4 +142,22 @@ export function seatConnected(room, seat, me) {
     if (room.halted || offline || (conn.state && conn.state !== 'open')) return false;
   }
   return room.presence[seat];
+}
+
+/** A link to a tournament table's tournament page (an in-app navigation). */
+export function tournamentLink(tournament, testid, className, text) {
+  const path = tournamentPath(tournament.id);
+  return h('a', {
+    href: path,
+    class: className,
+    'data-testid': testid,
+    'data-tournament': tournament.id,
+    'data-round': tournament.round,
+    onClick: (e) => {
+      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      window.history.pushState({}, '', path);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    },
+  }, icon('trophy'), ' ', text);
 }

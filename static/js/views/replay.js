@@ -25,6 +25,8 @@ import { go as goTo } from './practice.js';
 const STEP_MS = 1000;
 const ROUTE_RE = /^\/replay\/(\d+|file)\/?$/;
 export const FILE_PATH = '/replay/file';
+/** The replay page of stored set `setId`. */
+export const replayPath = (setId) => `/replay/${setId}`;
 const FILE = 'file'; // the id of the record opened from disk
 
 // The record opened from disk: kept while the app runs (a reload asks for the file again).

@@ -11,6 +11,7 @@ import { ratingChanges } from './setratings.js';
 import { scoreSheet, standingsBlock } from './scoresheet.js';
 import { fairMark } from '../fairness.js';
 import { againBlock } from './quick.js';
+import { tournamentLink } from './common.js';
 
 const RESULT_KEYS = ['biasa', 'balak', 'ceki', 'ceki_habis', 'ceki_balak', 'ceki_palang', 'kandang', 'domi', 'discard'];
 
@@ -190,13 +191,27 @@ function setResultBlock(view, ctx) {
         'data-seat': i,
       }, `${seatLabel(room, i)}: `, h('strong', {}, String(score))))) : null,
     view.preset === 'klasik' && view.scoring === 'penalty' ? h('p', { class: 'muted small' }, t('klasik.scoring.penalty.short')) : null,
-    ctx.info && (ctx.info.quickplay || ctx.info.rematch) ? againBlock(ctx) : ctx.isHost
-      ? h('button', {
-        type: 'button',
-        class: 'btn btn-primary btn-large',
-        'data-testid': 'next-set-button',
-        'data-focus': 'next-set',
-        onClick: ctx.act.nextSet,
-      }, t('set.next'))
-      : h('p', { class: 'muted', role: 'status' }, t('set.waiting')));
+    nextBlock(ctx));
+}
+
+/** What comes after the set: at a tournament's table the way back to the tournament (its next
+ * round opens by itself); quick play's "play again" or a challenge's rematch; else the host's
+ * next set. */
+function nextBlock(ctx) {
+  const tour = ctx.info && ctx.info.tournament;
+  if (tour) {
+    return h('div', { class: 'tour-after', 'data-testid': 'tournament-after' },
+      h('p', { class: 'muted small' }, t('tour.at_table.note')),
+      tournamentLink(tour, 'tournament-back-button', 'btn btn-primary btn-large', t('tour.at_table.back')));
+  }
+  if (ctx.info && (ctx.info.quickplay || ctx.info.rematch)) return againBlock(ctx);
+  return ctx.isHost
+    ? h('button', {
+      type: 'button',
+      class: 'btn btn-primary btn-large',
+      'data-testid': 'next-set-button',
+      'data-focus': 'next-set',
+      onClick: ctx.act.nextSet,
+    }, t('set.next'))
+    : h('p', { class: 'muted', role: 'status' }, t('set.waiting'));
 }

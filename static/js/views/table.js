@@ -8,7 +8,7 @@ import { renderBoard, choiceSpots } from '../board.js';
 import {
   bottomSeat, positionOf, partnerOf, teamIndexOf, legalByTile, parseTile, tileKey, remainingMs,
 } from '../game.js';
-import { modeLabel, seatConnected } from './common.js';
+import { modeLabel, seatConnected, tournamentLink } from './common.js';
 import { seatLabel, takeableSeats } from '../seats.js';
 import { initial } from '../text.js';
 import { resultPanel } from './results.js';
@@ -58,6 +58,9 @@ export function tableView(state, act) {
     'data-role': room.role || 'spectator',
     'data-viewer-seat': me === null ? '' : me,
   },
+  info && info.tournament ? h('div', { class: 'tour-at-table' },
+    tournamentLink(info.tournament, 'table-tournament', 'tour-at-table-link small',
+      t('tour.at_table', { n: info.tournament.round, name: info.tournament.name }))) : null,
   infoBar(ctx),
   h('div', { class: `felt seats-${ctx.n}` },
     seats,

@@ -14,8 +14,10 @@ import { getCatalogue, defaultPreset, draftFor, payloadFor, choicesOf, fieldOf }
 import { follow } from '../tournament_live.js';
 import {
   TABS, tabOf, entrantLabel, entrantPlayers, entryOf, inviteFor, isConfirmed, isOrganizer, tableState,
-  myTable, seatedCode, tableRows, bracketLayout, tournamentDraft, tournamentPayload,
+  myTable, seatedCode, tableRows, bracketLayout, tournamentDraft, tournamentPayload, tournamentPath,
+  replaySet,
 } from '../tournament.js';
+import { replayPath } from './replay.js';
 import { modeLabel } from './common.js';
 import { profileLink, formatDate } from './profile.js';
 import { myPlayerId, myUsername } from './account.js';
@@ -37,7 +39,6 @@ const tv = {
   stop: null,
   friends: null,
   partner: '',
-  replays: new Map(), // a finished table's room code -> its set's id (for /replay/{id}), or false
   going: null,
 };
 
@@ -47,7 +48,7 @@ export function tournamentsRoute(pathname) {
   return { name: 'tournaments', id: m[1] ? Number(m[1]) : null };
 }
 
-export const tournamentPath = (id) => `/turnamen/${id}`;
+export { tournamentPath };
 
 function go(path) {
   window.history.pushState({}, '', path);
@@ -563,29 +564,13 @@ function standingsCard(view) {
         h('td', { class: 'num' }, num(row.tiebreaks && row.tiebreaks.buchholz))))))));
 }
 
-/** The set a finished table's room played, for its replay link (its room plays one set). */
-async function findReplay(code) {
-  if (tv.replays.has(code)) return;
-  tv.replays.set(code, null);
-  try {
-    const data = await request('GET', `/api/rooms/${encodeURIComponent(code)}/sets/1/ratings`, undefined, { auth: false });
-    tv.replays.set(code, data && data.set_id ? data.set_id : false);
-  } catch {
-    tv.replays.set(code, false);
-  }
-  changed();
-}
-
 function tableCard(view, table, round, mineCode) {
   const state = tableState(table);
   const rows = tableRows(table);
   const mine = Boolean(mineCode && mineCode.round === round && mineCode.table === table);
-  let replay = null;
-  if (state === 'finished' && table.code) {
-    const setId = tv.replays.get(table.code);
-    if (setId === undefined) findReplay(table.code);
-    if (setId) replay = link(`/replay/${setId}`, t('tour.table.replay'), { class: 'btn btn-ghost btn-small', 'data-testid': 'tournament-table-replay' });
-  }
+  const setId = replaySet(table);
+  const replay = setId === null ? null
+    : link(replayPath(setId), t('tour.table.replay'), { class: 'btn btn-ghost btn-small', 'data-testid': 'tournament-table-replay' });
   return h('li', {
     class: `tour-tablecard${mine ? ' mine' : ''}`,
     'data-testid': 'tournament-table',

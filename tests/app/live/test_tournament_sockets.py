@@ -126,6 +126,11 @@ async def sit_down(
             client = TableClient(paths[0], guest["token"], name=f"{table['code']}-{seat['seat']}")
             await client.connect()
             assert client.seat == seat["seat"]
+            # The table's room says which tournament and round it plays.
+            [welcome] = [m for m in client.received if m["type"] == "welcome"]
+            told = welcome["room"]["tournament"]
+            assert (told["id"], told["round"]) == (frame["tournament"]["id"], frame["round"])
+            assert told["name"] == frame["tournament"]["name"]
             out.append(Player(client, paths, random.Random(seat["seat"])))
     return out
 
@@ -209,6 +214,43 @@ async def test_watchers_see_the_rounds_as_entrants_play_them(server: ServerProce
         await asyncio.to_thread(server.stop)
         await watcher.wait_for(lambda: watcher._reader is not None and watcher._reader.done())
         assert watcher.received[-1] == {"type": "bye", "reason": "draining"}
+        await watcher.close()
+
+
+async def test_watchers_see_entries_withdrawals_and_a_cancel(server: ServerProcess) -> None:
+    ws = server.base_url.replace("http", "ws")
+    async with Lobby(server.base_url) as lobby:
+        tid, org_token, guests = await tournament_for(lobby, 1, 2)
+        watcher = Watcher(f"{ws}/ws/tournaments/{tid}")
+        await watcher.connect()
+        await watcher.wait_for(lambda: len(watcher.received) == 1)
+
+        def entrants(frame: dict[str, Any]) -> list[bool]:
+            return [e["withdrawn"] for e in frame["tournament"]["entrants"]]
+
+        late = await lobby.guest("Telat")
+        entered = await lobby.http.post(
+            f"/api/tournaments/{tid}/entries", headers={"Authorization": f"Bearer {late['token']}"}
+        )
+        assert entered.status_code == 201, entered.text
+        await watcher.wait_for(lambda: len(watcher.received) == 2)
+        assert entrants(watcher.received[1]) == [False, False]
+        gone = await lobby.http.delete(
+            f"/api/tournaments/{tid}/entries/me",
+            headers={"Authorization": f"Bearer {guests[0]['token']}"},
+        )
+        assert gone.status_code == 204, gone.text
+        await watcher.wait_for(lambda: len(watcher.received) == 3)
+        assert entrants(watcher.received[2]) == [False]  # removed before the start
+        cancelled = await lobby.http.post(
+            f"/api/tournaments/{tid}/cancel", headers={"Authorization": f"Bearer {org_token}"}
+        )
+        assert cancelled.status_code == 200, cancelled.text
+        await watcher.wait_for(lambda: len(watcher.received) == 4)
+        last = watcher.received[3]
+        assert last["type"] == "tournament" and last["tournament"]["status"] == "cancelled"
+        assert last["tournament"] == (await lobby.http.get(f"/api/tournaments/{tid}")).json()
+        assert [f["type"] for f in watcher.received] == ["tournament"] * 4
         await watcher.close()
 
 
