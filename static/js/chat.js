@@ -1,4 +1,5 @@
-// Table talk: the chat drawer, reaction bubbles on the seats, the unread badge, muted seats.
+// Table talk: the chat drawer, reaction bubbles on the seats, the unread badge, muted seats,
+// and a flag on each other player's line that reports it (report.js quotes the line).
 //
 // Owns its own DOM (#chat-root, outside the page's render loop) so that typing survives the
 // table's re-renders. The server relays what players send (docs/PROTOCOL.md, "Chat"); the
@@ -204,27 +205,46 @@ function renderMutes() {
       title: on ? t('chat.unmute_seat', { name: seatLabel(room, entry.seat) }) : t('chat.mute_seat', { name: seatLabel(room, entry.seat) }),
       onClick: () => toggleMute(entry.player_id),
     }, seatLabel(room, entry.seat)));
-    const name = seatLabel(room, entry.seat);
-    chips.push(h('button', {
-      class: 'chat-mute chat-report', type: 'button', 'data-testid': 'chat-report', 'data-seat': entry.seat,
-      title: t('report.seat', { name }), 'aria-label': t('report.seat', { name }),
-      onClick: () => openReport({ player_id: entry.player_id, name }),
-    }, icon('flag')));
   }
   ui.mutes.replaceChildren(...chips);
   ui.muteRow.hidden = chips.length === 0;
 }
 
+/**
+ * Who a line may be reported about: the player at its seat, if that seat is still theirs (the
+ * name matches) and is not the viewer's, for a viewer with a token (POST /api/reports is bearer).
+ * A spectator's line names no player: it is not offered.
+ */
+function reportable(msg) {
+  if (typeof msg.seat !== 'number' || isMine(msg) || !(state.player && state.player.token)) return null;
+  const player = playerAt(msg.seat);
+  const name = seatLabel(state.room, msg.seat);
+  return player && msg.name === name ? { player_id: player, name } : null;
+}
+
+function lineText(msg) {
+  return msg.type === 'chat' ? msg.text : msg.type === 'phrase' ? phraseText(msg.id) : msg.emoji;
+}
+
 function renderLines() {
   if (!ui) return;
   const shown = lines.filter((msg) => !isMuted(msg));
-  const items = shown.map((msg) => h('li', {
-    class: `chat-line${isMine(msg) ? ' mine' : ''}${typeof msg.seat === 'number' ? ` seat-line seat-${msg.seat}` : ' spectator-line'}`,
-    'data-testid': 'chat-line',
-    'data-kind': msg.type,
-  },
-  h('b', { class: 'chat-name' }, senderName(msg)), ' ',
-  h('span', { class: 'chat-text' }, msg.type === 'chat' ? msg.text : msg.type === 'phrase' ? phraseText(msg.id) : msg.emoji)));
+  const items = shown.map((msg) => {
+    const who = reportable(msg);
+    const said = lineText(msg);
+    return h('li', {
+      class: `chat-line${isMine(msg) ? ' mine' : ''}${typeof msg.seat === 'number' ? ` seat-line seat-${msg.seat}` : ' spectator-line'}`,
+      'data-testid': 'chat-line',
+      'data-kind': msg.type,
+    },
+    h('b', { class: 'chat-name' }, senderName(msg)), ' ',
+    h('span', { class: 'chat-text' }, said),
+    who ? h('button', {
+      class: 'chat-line-report', type: 'button', 'data-testid': 'chat-line-report', 'data-seat': msg.seat,
+      title: t('report.line_button', { name: who.name }), 'aria-label': t('report.line_button', { name: who.name }),
+      onClick: () => openReport(who, { line: said }),
+    }, icon('flag')) : null);
+  });
   if (!items.length) items.push(h('li', { class: 'chat-empty' }, t('chat.empty')));
   const atEnd = ui.list.scrollTop + ui.list.clientHeight >= ui.list.scrollHeight - 24;
   ui.list.replaceChildren(...items);

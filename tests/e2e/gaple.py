@@ -68,6 +68,7 @@ def server_settings(port: int) -> dict[str, str]:
         "GAPLE_RATE_TOURNAMENTS": "1000/minute",
         "GAPLE_RATE_TOURNAMENT_ENTRIES": "1000/minute",
         "GAPLE_MAX_SOCKETS_PER_ADDRESS": "1000",
+        "GAPLE_RATE_REPORTS": "1000/minute",
         "GAPLE_ADMIN_TOKEN": ADMIN_TOKEN,  # the admin page's tests (test_admin.py)
     }
 

@@ -113,12 +113,12 @@ def test_a_moderator_reads_a_report_in_the_queue_and_mutes_the_player(open_page,
     player.by("chat-input").fill("kamu payah semua")
     player.by("chat-send").click()
     player.by("chat-lines").get_by_text("kamu payah semua").wait_for()
-    # Ayu, at her seat, reports Budi from the chat drawer's seat row (the set is named for her).
+    # Ayu, at her seat, reports Budi from his seat's menu (the set is named for her).
     reporter = open_page(label="ayu", locale="en-US")
     reporter.login_as(ayu)
     reporter.open_link(code)
-    reporter.by("chat-toggle").click()
-    reporter.by("chat-report", seat=0).click()
+    reporter.by("seat-menu-button", player=budi["player_id"]).click()
+    reporter.by("seat-menu-report").click()
     reporter.by("report-dialog").wait_for()
     reporter.by("report-category").select_option("abuse")
     reporter.by("report-text").fill("kasar di chat")

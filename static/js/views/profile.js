@@ -142,7 +142,7 @@ export function profileView() {
           d.username ? h('span', { 'data-testid': 'profile-username' }, `@${d.username}`) : h('span', { class: 'muted' }, t('acct.guest')),
           mine ? h('span', { class: 'badge badge-you' }, t('profile.you')) : null),
         h('p', { class: 'muted small', 'data-testid': 'profile-joined', 'data-joined': d.joined || '' }, t('profile.joined', { date: formatDate(d.joined) })),
-        mine ? null : profileActions(d.player_id))),
+        mine ? null : profileActions(d.player_id, d.name))),
     h('div', { class: 'profile-modes' }, MODES.map((mode) => modeCard(mode, (d.modes || {})[mode]))),
     setsList());
 }

@@ -2,8 +2,9 @@
 // friends with an online dot and a link to their table, requests in and out, a search by username
 // or a pasted player link, a challenge form and a party invitation on each friend's row, the
 // blocked players; and the notifications, each in words with what can be done about it. Also
-// the small pieces other screens show: block and befriend on a profile, a seat's menu at a table,
-// and "play with my partner" on the play-now card. State and calls: ../social.js.
+// the small pieces other screens show: block, befriend and report on a profile, a seat's menu at
+// a table, and "play with my partner" on the play-now card. State and calls: ../social.js; the
+// report dialog: ../report.js.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -11,6 +12,7 @@ import { icon } from '../icons.js';
 import { changed } from '../store.js';
 import { loadPlayer } from '../storage.js';
 import { notificationText } from '../bell.js';
+import { openReport } from '../report.js';
 import {
   defaultPreset, draftFor, payloadFor, choicesOf, fieldOf, fieldShown, rangeOf,
 } from '../presets.js';
@@ -373,8 +375,8 @@ function noticeRow(n) {
 
 // --- elsewhere: a profile, a seat, the play-now card -------------------------------------------
 
-/** On another player's profile: befriend (or the tie's state) and block / unblock. */
-export function profileActions(playerId) {
+/** On another player's profile: befriend (or the tie's state), block / unblock, and report. */
+export function profileActions(playerId, name) {
   if (!loggedIn() || !playerId) return null;
   if (!social.loaded) reloadOnce();
   const tie = tieWith(playerId);
@@ -386,7 +388,10 @@ export function profileActions(playerId) {
           : btn('add-friend', tie === 'incoming' ? t('social.accept') : t('social.add'), () => befriend(playerId), { kind: 'btn-primary btn-small', extra: { 'data-player': playerId } }),
     blocked
       ? btn('unblock-player', t('social.unblock'), () => unblock(playerId), { kind: 'btn-ghost btn-small', extra: { 'data-player': playerId } })
-      : btn('block-player', t('social.block'), () => { if (window.confirm(t('social.block.confirm'))) block(playerId); }, { kind: 'btn-ghost btn-small', iconName: 'block', extra: { 'data-player': playerId } }));
+      : btn('block-player', t('social.block'), () => { if (window.confirm(t('social.block.confirm'))) block(playerId); }, { kind: 'btn-ghost btn-small', iconName: 'block', extra: { 'data-player': playerId } }),
+    btn('report-player', t('report.button'), () => openReport({ player_id: playerId, name }), {
+      kind: 'btn-ghost btn-small', iconName: 'flag', extra: { 'data-player': playerId, 'aria-label': t('report.seat', { name }) },
+    }));
 }
 
 let reloading = false;
@@ -398,7 +403,7 @@ function reloadOnce() {
 
 const seatMenu = { open: null }; // the player whose seat menu is open
 
-/** A seat's menu at a table (another human's seat): befriend, block or unblock. */
+/** A seat's menu at a table (another human's seat): befriend, block or unblock, report. */
 export function seatMenuButton(playerId, name) {
   if (!loggedIn() || !playerId || playerId === myId()) return null;
   const open = seatMenu.open === playerId;
@@ -423,6 +428,7 @@ export function seatMenuButton(playerId, name) {
       blocked
         ? h('button', { type: 'button', role: 'menuitem', class: 'acct-menu-item', 'data-testid': 'seat-menu-unblock', onClick: () => { close(); unblock(playerId); } }, t('social.unblock'))
         : h('button', { type: 'button', role: 'menuitem', class: 'acct-menu-item', 'data-testid': 'seat-menu-block', onClick: () => { close(); block(playerId); } }, icon('block'), ' ', t('social.block_name', { name })),
+      h('button', { type: 'button', role: 'menuitem', class: 'acct-menu-item', 'data-testid': 'seat-menu-report', onClick: () => { close(); openReport({ player_id: playerId, name }); } }, icon('flag'), ' ', t('report.seat', { name })),
       h('button', { type: 'button', role: 'menuitem', class: 'acct-menu-item', onClick: close }, t('social.cancel'))) : null);
 }
 
