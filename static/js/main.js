@@ -26,9 +26,11 @@ import { leaderboardRoute, openLeaderboard, closeLeaderboard, leaderboardView } 
 import { initAccount, accountLayer } from './views/account.js';
 import { adminRoute, openAdmin, closeAdmin, adminView } from './views/admin.js';
 import { rulesRoute } from './views/rules.js';
-import { tournamentsRoute, openTournaments, closeTournaments, tournamentsView } from './views/tournaments.js';
+import {
+  tournamentsRoute, openTournaments, closeTournaments, tournamentsView, followNextRound,
+} from './views/tournaments.js';
 import { initAlerts } from './alerts.js';
-import { initBell } from './bell.js';
+import { initBell, onMe } from './bell.js';
 import { initSocial, openDrawer, closeDrawer, social } from './social.js';
 import { socialLayer, friendsButton } from './views/social.js';
 
@@ -479,6 +481,8 @@ function boot() {
   applyRoute();
   initBell({ onOpen: () => openDrawer('notices') });
   initSocial({ navigate });
+  // A tournament table's player goes on to the next round's table by themselves.
+  onMe((msg) => { if (state.route.name === 'room') followNextRound(msg, state.room); });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && social.open) closeDrawer();
   });

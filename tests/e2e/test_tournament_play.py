@@ -5,7 +5,8 @@ scripted: each takes its seat's socket and gives the seat up (`leave`), so bots 
 player's page goes to round 1's table by itself, the table says "Round 1 · <name>" and links back,
 the player plays the one-deal set, the result panel offers the way back to the tournament instead
 of another set, the standings there have moved and the table links its replay by the set the view
-names; when the other table's set ends, round 2's table opens by itself. Screenshots of the
+names; the player goes back to the finished table, and when the other table's set ends, round
+2's table opens by itself from there (/ws/me's tournament_round). Screenshots of the
 running tournament page and of the tournament table at 390 px."""
 
 from __future__ import annotations
@@ -135,6 +136,11 @@ def test_a_swiss_round_played_in_the_browser_and_the_next_opens_by_itself(
     no_horizontal_scroll(page)
     save_screenshot(page.page, "tournament-running-phone", full_page=True)
 
+    # The player goes back to the finished table: the next round takes them on from there too
+    # (the tournament_round notification on /ws/me, not the tournament page's socket).
+    page.page.go_back()
+    page.page.wait_for_url(f"**/r/{mine['code']}")
+    page.by("table-tournament", tournament=tid, round=1).wait_for()
     # The other table's players leave too: bots end its set, round 2 is paired and opened, and
     # the player's page goes to their new table by itself.
     for seat in other["seats"]:

@@ -360,17 +360,34 @@ function showView(view, frame) {
   if (frame) effect(frame, view);
 }
 
+/** Tell a seated entrant their round's table, then take them there (unless ``stillWanted()``
+ * says they went elsewhere meanwhile). */
+function takeToTable(round, code, stillWanted) {
+  const text = t('tour.live.your_table', { round, code });
+  toast(text, 'ok', GO_TO_TABLE_MS + 1000);
+  announce(text);
+  clearTimeout(tv.going);
+  tv.going = setTimeout(() => { if (stillWanted()) go(`/r/${code}`); }, GO_TO_TABLE_MS);
+}
+
+/** An entrant still at their last round's table (on its result panel, say) follows the next
+ * round too: /ws/me's ``tournament_round`` notification names their new table. ``room`` is the
+ * page's room state (main.js calls this while a room is shown). */
+export function followNextRound(msg, room) {
+  if (msg.type !== 'notification' || msg.kind !== 'tournament_round') return;
+  const p = msg.payload || {};
+  const here = room && room.info && room.info.tournament;
+  if (!here || here.id !== p.tournament_id || !p.table || p.table === room.code) return;
+  takeToTable(p.round, p.table, () => window.location.pathname.toUpperCase() === `/R/${room.code}`);
+}
+
 function effect(frame, view) {
   const me = myPlayerId();
   if (frame.type === 'round_started') {
     const code = seatedCode(frame, me);
     if (code) {
-      const text = t('tour.live.your_table', { round: frame.round, code });
-      toast(text, 'ok', GO_TO_TABLE_MS + 1000);
-      announce(text);
-      clearTimeout(tv.going);
       const id = view.id;
-      tv.going = setTimeout(() => { if (tv.id === id) go(`/r/${code}`); }, GO_TO_TABLE_MS);
+      takeToTable(frame.round, code, () => tv.id === id);
     } else {
       announce(t('tour.live.round_started', { round: frame.round }));
     }
