@@ -137,7 +137,8 @@ function infoBar(ctx) {
       sheetButton(ctx),
       canShow ? h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'show-result', 'data-focus': 'show-result', onClick: ctx.act.showResult }, t('table.show_result')) : null,
       ctx.me !== null && (view.phase === 'playing' || view.phase === 'deal_over')
-        ? h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'leave-table-button', 'data-focus': 'leave-table', onClick: ctx.act.leaveTable }, t('table.leave'))
+        ? h('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-testid': 'leave-table-button', 'data-focus': 'leave-table', onClick: ctx.act.leaveTable, title: t('table.leave') },
+          icon('door'), h('span', { class: 'btn-label' }, t('table.leave')))
         : null));
 }
 
