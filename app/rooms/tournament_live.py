@@ -171,6 +171,11 @@ class TournamentRunner:
         happened, and the entrants' notifications are stored and pushed."""
         # Every table of the round at once (each node claims and deals its own concurrently).
         await asyncio.gather(*(self.live.room_started(room_id) for room_id in progress.rooms))
+        # A table whose end is not told yet (it ended while the round was being paired) is
+        # told first: its watchers hear of every table's end before the next round.
+        ended = self._ended.pop(progress.tournament_id, None)
+        if ended:
+            await self._tell_ended(progress.tournament_id, ended)
         await self._frames(progress)
         try:
             async with self.db.session() as session, session.begin():
