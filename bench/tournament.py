@@ -9,7 +9,8 @@ watcher on ``/ws/tournaments/{id}`` follows the rounds; each entrant goes to its
 ``round_started`` names it. Measured, per round after the first:
 
 * **next round opened**: from the last ``table_finished`` of the round before to its
-  ``round_started`` (every room made, every set started), as the watcher receives them;
+  ``round_started`` (every room made, every set started), as the watcher receives them (each
+  frame timed as it arrives);
 * **every table dealt**: from that same last ``table_finished`` to the last of the round's
   tables showing its first deal in play to its players' sockets (they connect on
   ``round_started``, so this includes their reconnecting);
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import random
 import secrets
 import statistics
@@ -35,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import websockets
 from redis.asyncio import Redis
 from sqlalchemy import select, text
 
@@ -47,6 +50,34 @@ from tests.app.live.test_tournament_sockets import RATES, Watcher
 
 ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+class TimedWatcher(Watcher):
+    """The tournament's watcher, noting when each frame arrived (``arrived[i]`` is
+    ``received[i]``'s): the rounds are timed from the frames themselves, not from when this
+    client got round to looking (it closes 256 sockets in between)."""
+
+    arrived: list[float]
+
+    async def _read(self) -> None:
+        self.arrived = []
+        try:
+            async for frame in self._ws:
+                self.arrived.append(time.monotonic())
+                self.received.append(json.loads(frame))
+                self._changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._changed.set()
+
+    def arrival(self, kind: str, number: int) -> float:
+        """When the last frame of ``kind`` for round ``number`` arrived."""
+        return max(
+            at
+            for at, f in zip(self.arrived, self.received, strict=True)
+            if f["type"] == kind and f["round"] == number
+        )
 
 
 def pct(values: list[float], q: float) -> float:
@@ -126,7 +157,7 @@ async def one_run(args: argparse.Namespace, workdir: Path, database_url: str) ->
         for i in range(args.nodes)
     ]
     seats: list[Seat] = []
-    watcher: Watcher | None = None
+    watcher: TimedWatcher | None = None
     rtts: list[float] = []
     acked: list[str] = []
     opened: list[float] = []
@@ -169,7 +200,7 @@ async def one_run(args: argparse.Namespace, workdir: Path, database_url: str) ->
                     headers={"Authorization": f"Bearer {guest['token']}"},
                 )
                 entered.raise_for_status()
-            watcher = Watcher(f"{urls[-1]}/ws/tournaments/{tid}")
+            watcher = TimedWatcher(f"{urls[-1]}/ws/tournaments/{tid}")
             await watcher.connect()
             (
                 await lobby.http.post(f"/api/tournaments/{tid}/start", headers=auth)
@@ -195,10 +226,10 @@ async def one_run(args: argparse.Namespace, workdir: Path, database_url: str) ->
                     ),
                     120,
                 )
-                last_finished = time.monotonic()
+                last_finished = watcher.arrival("table_finished", number)
                 if number < args.rounds:
                     await watcher.wait_for(lambda n=number: watcher.started(n + 1) is not None, 60)
-                    opened.append(time.monotonic() - last_finished)
+                    opened.append(watcher.arrival("round_started", number + 1) - last_finished)
         engine = create_engine(database_url)
         try:
             async with engine.connect() as conn:

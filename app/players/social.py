@@ -261,6 +261,21 @@ async def notify(
     )
 
 
+async def notify_all(
+    session: AsyncSession,
+    *,
+    kind: NotificationKind,
+    about: Player,
+    extras: list[tuple[str, dict[str, Any]]],
+) -> list[Notification]:
+    """``notify`` for many players at once, (player, extra) each, in two statements."""
+    rows = [
+        (player_id, kind, {"player_id": about.id, "name": about.name, **extra})
+        for player_id, extra in extras
+    ]
+    return await social.add_notifications(session, rows=rows, keep=KEEP_NOTIFICATIONS)
+
+
 @dataclass(frozen=True)
 class Inbox:
     notifications: list[Notification]  # newest first

@@ -43,7 +43,8 @@ class TableManager:
         self.config = config
         self.cluster = cluster
         self.tables: dict[str, Table] = {}
-        self._lock = asyncio.Lock()
+        # Rooms being opened (loaded, claimed, restored): each once, many at a time.
+        self._opening: dict[str, asyncio.Task[Table | Relay | None]] = {}
         self._closing = False
         self._restorer: asyncio.Task[None] | None = None
         self.metrics = metrics or Metrics(process=False)
@@ -58,41 +59,56 @@ class TableManager:
         table = self.tables.get(room_id)
         if table is not None or self._closing:
             return table
-        async with self._lock:
-            table = self.tables.get(room_id)
-            if table is not None or self._closing:
-                return table
-            room = await self.store.load_room(room_id)
-            if room is None:
-                return None
-            if self.cluster is not None:
-                owner = await self.cluster.claim(room_id)
-                if owner is not None:
-                    return self.cluster.relay(room_id, owner)
-            table = Table(
-                room,
-                store=self.store,
-                clock=self.clock,
-                config=self.config,
-                on_lost=self._forget,
-                on_retired=self._retired,
-                metrics=self.metrics,
-                notices=self.notices,
-            )
-            try:
-                await table.restore()
-            except Exception:
-                if self.cluster is not None:
-                    await self.cluster.hand_over(room_id)
-                raise
-            table.start()
-            self.tables[room_id] = table
-            self.metrics.table_opened()
-            if self.cluster is not None:
-                self.cluster.took_over(room_id)
-                if room.status == "playing":
-                    self.metrics.record_lease_takeover()
+        # A tournament round's tables open together: rooms do not wait for each other's loading,
+        # and callers asking for the same room share its one opening.
+        opening = self._opening.get(room_id)
+        if opening is None:
+            opening = asyncio.get_running_loop().create_task(self._open(room_id))
+            self._opening[room_id] = opening
+            opening.add_done_callback(lambda _: self._opened(room_id, opening))
+        return await asyncio.shield(opening)
+
+    def _opened(self, room_id: str, opening: asyncio.Task[Table | Relay | None]) -> None:
+        if self._opening.get(room_id) is opening:
+            del self._opening[room_id]
+        if not opening.cancelled():
+            opening.exception()  # its callers got it; a caller gone meanwhile is no loss
+
+    async def _open(self, room_id: str) -> Table | Relay | None:
+        table = self.tables.get(room_id)
+        if table is not None or self._closing:
             return table
+        room = await self.store.load_room(room_id)
+        if room is None:
+            return None
+        if self.cluster is not None:
+            owner = await self.cluster.claim(room_id)
+            if owner is not None:
+                return self.cluster.relay(room_id, owner)
+        table = Table(
+            room,
+            store=self.store,
+            clock=self.clock,
+            config=self.config,
+            on_lost=self._forget,
+            on_retired=self._retired,
+            metrics=self.metrics,
+            notices=self.notices,
+        )
+        try:
+            await table.restore()
+        except Exception:
+            if self.cluster is not None:
+                await self.cluster.hand_over(room_id)
+            raise
+        table.start()
+        self.tables[room_id] = table
+        self.metrics.table_opened()
+        if self.cluster is not None:
+            self.cluster.took_over(room_id)
+            if room.status == "playing":
+                self.metrics.record_lease_takeover()
+        return table
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.room.id) is table:
@@ -170,9 +186,10 @@ class TableManager:
         """Stop taking tables, store what is in flight, hand every table over, and send the
         clients away to reconnect (to another node, or to this one once it is back)."""
         self._closing = True
-        async with self._lock:
-            tables = list(self.tables.items())
-            self.tables.clear()
+        # Rooms being opened finish first, so that their tables are stopped with the others.
+        await asyncio.gather(*list(self._opening.values()), return_exceptions=True)
+        tables = list(self.tables.items())
+        self.tables.clear()
         for _ in tables:
             self.metrics.table_closed()
         for room_id, table in tables:

@@ -9,8 +9,8 @@ consequences are missing, or the reverse.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -86,11 +86,22 @@ class GameStore(Protocol):
 _BOT_FILL = Settings.model_fields["quickplay_bot_fill_seconds"].default
 
 
+@dataclass
+class _Opening:
+    """A set's or a deal's first row (and what goes with it), to be written in a shared
+    transaction; ``id`` is the row's once it is."""
+
+    write: Callable[[AsyncConnection], Awaitable[int]]
+    id: int = 0
+
+
 class SqlGameStore:
     def __init__(self, db: Database, *, bot_fill: float = _BOT_FILL) -> None:
         self.db = db
         self.bot_fill = timedelta(seconds=bot_fill)  # GAPLE_QUICKPLAY_BOT_FILL_SECONDS
         self._moves = GroupCommit(self._commit_moves)
+        # Sets and deals that start together (a tournament round's tables) share a commit.
+        self._openings = GroupCommit(self._commit_openings)
         # Told (tournament id, room id) when a tournament table's set has ended (stored).
         self.on_tournament_set: Callable[[int, str], None] | None = None
 
@@ -163,7 +174,7 @@ class SqlGameStore:
     async def create_set(
         self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
     ) -> int:
-        async with games.history(self.db) as conn:
+        async def write(conn: AsyncConnection) -> int:
             set_id = await games.insert_set(
                 conn, room_id=room_id, number=number, rules=rules, at=at
             )
@@ -171,15 +182,47 @@ class SqlGameStore:
             await ratings.record_lineup(conn, set_id=set_id, room_id=room_id, rules=rules)
             return set_id
 
+        return await self._open(write)
+
     async def create_deal(
         self, *, set_id: int, number: int, secret: str, opener: int, at: datetime
     ) -> int:
         """A fair deal: its secret is durable before its first move, so a restart (or another
         node) deals the same tiles again; it is published only when the deal ends."""
-        async with games.history(self.db) as conn:
+
+        async def write(conn: AsyncConnection) -> int:
             return await games.insert_deal(
                 conn, set_id=set_id, number=number, secret=secret, opener=opener, at=at
             )
+
+        return await self._open(write)
+
+    async def _open(self, write: Callable[[AsyncConnection], Awaitable[int]]) -> int:
+        """Durable when it returns, like a move; with many tables starting at once (a
+        tournament's round), their sets and deals go in one commit rather than one each."""
+        opening = _Opening(write)
+        await self._openings.submit(opening)
+        return opening.id
+
+    async def _commit_openings(self, batch: list[_Opening]) -> list[BaseException | None]:
+        try:
+            async with games.history(self.db) as conn:
+                for opening in batch:
+                    opening.id = await opening.write(conn)
+            return [None] * len(batch)
+        except StoreConflict:
+            if len(batch) == 1:
+                raise
+        # One of them conflicts (another node started that set or deal): the others one by one.
+        outcomes: list[BaseException | None] = []
+        for opening in batch:
+            try:
+                async with games.history(self.db) as conn:
+                    opening.id = await opening.write(conn)
+                outcomes.append(None)
+            except StoreConflict as exc:
+                outcomes.append(exc)
+        return outcomes
 
     async def record_move(self, record: MoveRecord) -> None:
         """Durable when it returns. Moves arriving together from many tables share a commit.

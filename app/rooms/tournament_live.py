@@ -1,7 +1,8 @@
 """Tournaments live: the rounds move on as their sets end, and watchers hear it as it happens.
 
 * **Going on.** A tournament table's set ends (app/rooms/store.py stores its result with the
-  move that ended it, then tells ``set_ended``): its watchers get ``table_finished``, and
+  move that ended it, then tells ``set_ended``): its watchers get ``table_finished`` (the
+  tables that end while earlier ones are told are told together, from one view), and
   ``advance`` pairs the next round if every table has its result (app/rooms/tournament_play.py,
   under the tournament's lock, so of two nodes one does it). After the commit the new rooms go
   live (``LiveTables.room_started``: the node that claims a room's lease runs it), the entrants
@@ -22,6 +23,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy import select
 
 from app.bus.redis import RedisBus
 from app.live import LiveTables
@@ -70,6 +73,8 @@ class TournamentRunner:
         self.bus: RedisBus | None = None
         self._watchers: dict[int, set[Connection]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._ended: dict[int, list[str]] = {}  # tournament -> its tables ended, not yet told
+        self._draining: set[int] = set()  # tournaments whose ended tables are being told
 
     # --- watchers -------------------------------------------------------------------------------
 
@@ -120,30 +125,45 @@ class TournamentRunner:
 
     def set_ended(self, tournament_id: int, room_id: str) -> None:
         """app/rooms/store.py: a tournament table's set ended (its result stored)."""
-        self._spawn(self._table_done(tournament_id, room_id))
+        self._ended.setdefault(tournament_id, []).append(room_id)
+        if tournament_id not in self._draining:
+            self._draining.add(tournament_id)
+            self._spawn(self._tables_done(tournament_id))
 
-    async def _table_done(self, tournament_id: int, room_id: str) -> None:
+    async def _tables_done(self, tournament_id: int) -> None:
+        """Tell the tables that ended, then advance; the tables that end meanwhile (a round's
+        last ones come in a burst) are told together next, with one view for them all."""
         try:
-            async with self.db.session() as session:
-                room = await session.get(Room, room_id)
-                code, number = (room.code, room.round) if room is not None else (None, None)
-            view = await self.view(tournament_id)
-            if code is not None and number is not None:
-                tables: list[dict[str, Any]] = next(
-                    (r["tables"] for r in view["rounds"] if r["number"] == number), []
-                )
-                table = next((t for t in tables if t["code"] == code), None)
-                frame = TableFinished(
-                    type="table_finished",
-                    round=number,
-                    code=code,
-                    result=None if table is None else table["result"],
-                    tournament=view,
-                )
-                self.publish(tournament_id, frame)
-            await self.advance(tournament_id)
-        except Exception:  # the sweeper advances it later
-            log.exception("tournament %s: the round could not go on", tournament_id)
+            while room_ids := self._ended.pop(tournament_id, None):
+                try:
+                    await self._tell_ended(tournament_id, room_ids)
+                    await self.advance(tournament_id)
+                except Exception:  # the sweeper advances it later
+                    log.exception("tournament %s: the round could not go on", tournament_id)
+        finally:
+            self._draining.discard(tournament_id)
+
+    async def _tell_ended(self, tournament_id: int, room_ids: list[str]) -> None:
+        async with self.db.session() as session:
+            query = select(Room.id, Room.code, Room.round).where(Room.id.in_(room_ids))
+            found = {row.id: row for row in await session.execute(query)}
+        view = await self.view(tournament_id)
+        for room_id in room_ids:  # in the order they ended
+            if room_id not in found or found[room_id].round is None:
+                continue
+            code, number = found[room_id].code, found[room_id].round
+            tables: list[dict[str, Any]] = next(
+                (r["tables"] for r in view["rounds"] if r["number"] == number), []
+            )
+            table = next((t for t in tables if t["code"] == code), None)
+            frame = TableFinished(
+                type="table_finished",
+                round=number,
+                code=code,
+                result=None if table is None else table["result"],
+                tournament=view,
+            )
+            self.publish(tournament_id, frame)
 
     async def advance(self, tournament_id: int) -> Progress | None:
         """Pair and play the next round if it is due (one transaction), then tell."""
@@ -160,6 +180,11 @@ class TournamentRunner:
         happened, and the entrants' notifications are stored and pushed."""
         # Every table of the round at once (each node claims and deals its own concurrently).
         await asyncio.gather(*(self.live.room_started(room_id) for room_id in progress.rooms))
+        # A table whose end is not told yet (it ended while the round was being paired) is
+        # told first: its watchers hear of every table's end before the next round.
+        ended = self._ended.pop(progress.tournament_id, None)
+        if ended:
+            await self._tell_ended(progress.tournament_id, ended)
         await self._frames(progress)
         try:
             async with self.db.session() as session, session.begin():

@@ -177,12 +177,9 @@ async def notify_round(session: AsyncSession, *, progress: Progress) -> list[Not
     assert tournament is not None
     organizer = await players.get_player(session, player_id=tournament.organizer_id)
     assert organizer is not None
-    return [
-        await social.notify(
-            session, player_id=player_id, kind=social.TOURNAMENT_ROUND, about=organizer, extra=extra
-        )
-        for player_id, extra in progress.seated
-    ]
+    return await social.notify_all(
+        session, kind=social.TOURNAMENT_ROUND, about=organizer, extras=progress.seated
+    )
 
 
 # --- a set's end: the table's result ------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.models import Block, Friendship, Notification
@@ -163,6 +163,32 @@ async def add_notification(
         )
     )
     return row
+
+
+async def add_notifications(
+    session: AsyncSession, *, rows: Iterable[tuple[str, str, dict[str, Any]]], keep: int
+) -> list[Notification]:
+    """Store many at once, (player, kind, payload) each, and forget each player's older ones
+    beyond the last ``keep``: one INSERT and one DELETE, however many (a tournament round
+    notifies every entrant). The stored rows, in no particular order."""
+    values = [{"player_id": p, "kind": kind, "payload": payload} for p, kind, payload in rows]
+    if not values:
+        return []
+    # The rows come back in no set order (SQLite cannot promise one for a single INSERT).
+    made = list(await session.scalars(insert(Notification).returning(Notification), values))
+    ranked = (
+        select(
+            Notification.id,
+            func.row_number()
+            .over(partition_by=Notification.player_id, order_by=Notification.id.desc())
+            .label("place"),
+        )
+        .where(Notification.player_id.in_({row.player_id for row in made}))
+        .subquery()
+    )
+    beyond = select(ranked.c.id).where(ranked.c.place > keep)
+    await session.execute(delete(Notification).where(Notification.id.in_(beyond)))
+    return made
 
 
 async def notifications_of(session: AsyncSession, *, player_id: str) -> list[Notification]:

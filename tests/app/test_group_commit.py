@@ -160,3 +160,51 @@ async def test_an_in_memory_sqlite_database_writes_history_where_it_reads() -> N
             assert await session.scalar(text("SELECT x FROM t")) == 1
     finally:
         await db.dispose()
+
+
+async def test_sets_and_deals_starting_together_share_commits(database_url: str) -> None:
+    """A tournament round's tables start at once: their sets and deals go in a few commits,
+    each table still gets its own rows, and one conflicting deal fails alone."""
+    db = Database(database_url, secret_key="k")
+    commits = 0
+
+    def committed(*_: object) -> None:
+        nonlocal commits
+        commits += 1
+
+    try:
+        store = SqlGameStore(db)
+        async with db.session() as session, session.begin():
+            host = await players.create_player(session, name="Host", token_hash="h" * 64)
+            room_ids = []
+            for n in range(12):
+                room = await rooms.create_room(
+                    session, code=f"OPN{n:03d}", host_id=host.id, settings={"preset": "pordi"}
+                )
+                room_ids.append(room.id)
+        event.listen(db.history_engine.sync_engine, "commit", committed)
+        set_ids = await asyncio.gather(
+            *(store.create_set(room_id=r, number=1, rules={}, at=NOW) for r in room_ids)
+        )
+        assert len(set(set_ids)) == 12
+        assert commits < 12
+        first = await store.create_deal(
+            set_id=set_ids[0], number=1, secret="1" * 64, opener=0, at=NOW
+        )
+        commits = 0
+        deals = await asyncio.gather(
+            # deal 1 of the first set again: what a node that lost its table would try
+            store.create_deal(set_id=set_ids[0], number=1, secret="2" * 64, opener=0, at=NOW),
+            *(
+                store.create_deal(set_id=s, number=1, secret="1" * 64, opener=0, at=NOW)
+                for s in set_ids[1:]
+            ),
+            return_exceptions=True,
+        )
+        assert isinstance(deals[0], StoreConflict)
+        assert all(isinstance(d, int) for d in deals[1:])
+        async with db.session() as session:
+            stored = dict((await session.execute(select(Deal.set_id, Deal.id))).all())
+        assert stored == {s: d for s, d in zip(set_ids, [first, *deals[1:]], strict=True)}
+    finally:
+        await db.dispose()

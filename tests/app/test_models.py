@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from app.store import players, rooms, social
@@ -98,3 +98,42 @@ async def test_social_constraints_and_notifications_kept(db: Database) -> None:
         await s.commit()
         kept = await social.notifications_of(s, player_id=a_id)
         assert [row.payload["n"] for row in kept] == [6, 5, 4, 3, 2]  # the last 5, newest first
+
+
+async def test_notifications_stored_together_keep_each_players_last(db: Database) -> None:
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement.split()[0].upper())
+
+    async with db.session() as s:
+        a = await players.create_player(s, name="Ayu", token_hash="h1")
+        b = await players.create_player(s, name="Budi", token_hash="h2")
+        c = await players.create_player(s, name="Citra", token_hash="h3")
+        for n in range(4):
+            await social.add_notification(
+                s, player_id=a.id, kind="friend_request", payload={"n": n}, keep=5
+            )
+        await social.add_notification(
+            s, player_id=c.id, kind="friend_request", payload={"n": 0}, keep=5
+        )
+        await s.commit()
+        rows = [(a.id, "tournament_round", {"n": n}) for n in (4, 5, 6)]
+        rows.append((b.id, "tournament_round", {"n": 9}))
+        event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            made = await social.add_notifications(s, rows=rows, keep=5)
+        finally:
+            event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+        await s.commit()
+        assert statements == ["INSERT", "DELETE"]  # however many players
+        assert sorted((row.player_id, row.payload["n"]) for row in made) == sorted(
+            (p, payload["n"]) for p, _, payload in rows
+        )
+        assert all(row.id is not None for row in made)
+        kept_a = await social.notifications_of(s, player_id=a.id)
+        assert [row.payload["n"] for row in kept_a] == [6, 5, 4, 3, 2]  # the last 5 of 7
+        assert [r.payload["n"] for r in await social.notifications_of(s, player_id=b.id)] == [9]
+        # a player not notified now keeps theirs
+        assert [r.payload["n"] for r in await social.notifications_of(s, player_id=c.id)] == [0]
+        assert await social.add_notifications(s, rows=[], keep=5) == []
