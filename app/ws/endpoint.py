@@ -91,14 +91,7 @@ async def _table_socket(websocket: WebSocket) -> None:
     """A plain Starlette route, not a FastAPI one: FastAPI's dependency
     machinery would stay referenced for as long as the socket is open, thousands of times over."""
     settings: Settings = websocket.app.state.settings
-    if websocket.app.state.draining:
-        await refuse_draining(websocket)
-        return
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, settings, websocket.headers.get("host")):
-        log.warning("refused WebSocket from origin %r", origin)
-        websocket.app.state.metrics.record_ws_refusal("bad_origin")
-        await websocket.close(code=CLOSE_POLICY)
+    if not await admitted(websocket, settings):
         return
     manager: TableManager = websocket.app.state.live
     logs.bind(room=websocket.path_params["code"].upper())
@@ -132,14 +125,48 @@ async def _table_socket(websocket: WebSocket) -> None:
         if conn.player_id is not None:
             hub.socket_closed(conn.player_id)
         table.gone(conn)
-        if not conn.closed:
-            conn.shutdown(CLOSE_NORMAL, "")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(conn.wait_closed(), 2)
-        conn.cancel()
+        await let_go(conn)
 
 
 router.add_websocket_route("/ws/rooms/{code}", table_socket)
+
+
+async def admitted(websocket: WebSocket, settings: Settings) -> bool:
+    """Every socket's gate before ``accept``: refused while the node drains, or from an origin
+    not allowed (closed ``CLOSE_POLICY``). True: go on."""
+    if websocket.app.state.draining:
+        await refuse_draining(websocket)
+        return False
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, settings, websocket.headers.get("host")):
+        log.warning("refused WebSocket from origin %r", origin)
+        websocket.app.state.metrics.record_ws_refusal("bad_origin")
+        await websocket.close(code=CLOSE_POLICY)
+        return False
+    return True
+
+
+async def answer_pings(session: Session, conn: Connection, where: str) -> None:
+    """A socket on which the client only sends ``ping`` (``/ws/me``, a tournament's): each is
+    answered, anything else is a ``bad_message``, until the socket closes."""
+    while not conn.closed:
+        message = await session.read()
+        if message is None:
+            return
+        if isinstance(message, Ping):
+            conn.send(frames.pong(message.t))
+        else:
+            conn.send(frames.error("bad_message", f"only ping is sent on {where}"))
+
+
+async def let_go(conn: Connection) -> None:
+    """The socket's end: closed normally unless something closed it already, waited for (2 s
+    at most), its writer stopped."""
+    if not conn.closed:
+        conn.shutdown(CLOSE_NORMAL, "")
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(conn.wait_closed(), 2)
+    conn.cancel()
 
 
 async def refuse_draining(websocket: WebSocket) -> None:

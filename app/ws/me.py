@@ -8,21 +8,15 @@ presence and notifications — is app/rooms/hub.py's; the client sends only ``pi
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-
 from fastapi import APIRouter, WebSocket
 
 from app import logs
-from app.rooms import frames
 from app.rooms.connection import Connection
 from app.rooms.hub import Hub
-from app.rooms.protocol import CLOSE_NORMAL, CLOSE_POLICY, Ping
+from app.rooms.protocol import CLOSE_POLICY
 from app.settings import Settings
-from app.ws.endpoint import Session, authenticate, origin_allowed, refuse_draining, within_cap
+from app.ws.endpoint import Session, admitted, answer_pings, authenticate, let_go, within_cap
 
-log = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -33,14 +27,7 @@ async def me_socket(websocket: WebSocket) -> None:
 
 async def _me_socket(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
-    if websocket.app.state.draining:
-        await refuse_draining(websocket)
-        return
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, settings, websocket.headers.get("host")):
-        log.warning("refused WebSocket from origin %r", origin)
-        websocket.app.state.metrics.record_ws_refusal("bad_origin")
-        await websocket.close(code=CLOSE_POLICY)
+    if not await admitted(websocket, settings):
         return
     await websocket.accept()
     session = Session(websocket, settings)
@@ -64,21 +51,10 @@ async def _me_socket(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
     try:
         await hub.open_me(caller.player_id, conn, visible=not caller.presence_hidden)
-        while not conn.closed:
-            message = await session.read()
-            if message is None:
-                break
-            if isinstance(message, Ping):
-                conn.send(frames.pong(message.t))
-            else:
-                conn.send(frames.error("bad_message", "only ping is sent on /ws/me"))
+        await answer_pings(session, conn, "/ws/me")
     finally:
         hub.close_me(caller.player_id, conn)
-        if not conn.closed:
-            conn.shutdown(CLOSE_NORMAL, "")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(conn.wait_closed(), 2)
-        conn.cancel()
+        await let_go(conn)
 
 
 router.add_websocket_route("/ws/me", me_socket)

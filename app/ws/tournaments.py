@@ -6,20 +6,14 @@ origins, the socket cap per address, frame sizes, floods; the client sends only 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-
 from fastapi import APIRouter, WebSocket
 
-from app.rooms import frames
 from app.rooms.connection import Connection
-from app.rooms.protocol import CLOSE_NORMAL, CLOSE_POLICY, Ping
+from app.rooms.protocol import CLOSE_POLICY
 from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings
-from app.ws.endpoint import Session, origin_allowed, refuse_draining, within_cap
+from app.ws.endpoint import Session, admitted, answer_pings, let_go, within_cap
 
-log = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -30,14 +24,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
 
 async def _tournament_socket(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
-    if websocket.app.state.draining:
-        await refuse_draining(websocket)
-        return
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, settings, websocket.headers.get("host")):
-        log.warning("refused WebSocket from origin %r", origin)
-        websocket.app.state.metrics.record_ws_refusal("bad_origin")
-        await websocket.close(code=CLOSE_POLICY)
+    if not await admitted(websocket, settings):
         return
     await websocket.accept()
     session = Session(websocket, settings)
@@ -53,21 +40,10 @@ async def _tournament_socket(websocket: WebSocket) -> None:
         return
     session.conn = conn
     try:
-        while not conn.closed:
-            message = await session.read()
-            if message is None:
-                break
-            if isinstance(message, Ping):
-                conn.send(frames.pong(message.t))
-            else:
-                conn.send(frames.error("bad_message", "only ping is sent on this socket"))
+        await answer_pings(session, conn, "this socket")
     finally:
         runner.unwatch(tournament_id, conn)
-        if not conn.closed:
-            conn.shutdown(CLOSE_NORMAL, "")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(conn.wait_closed(), 2)
-        conn.cancel()
+        await let_go(conn)
 
 
 router.add_websocket_route("/ws/tournaments/{tournament_id}", tournament_socket)
