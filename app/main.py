@@ -32,6 +32,7 @@ from app.bus.redis import RedisBus
 from app.clients import trust_proxy_headers
 from app.live import LiveTables, NullLiveTables
 from app.metrics import Metrics, MetricsMiddleware
+from app.players.sessions import Logins
 from app.rooms.bots import close_shared_runner, configure_shared_runner
 from app.rooms.clock import SystemClock
 from app.rooms.cluster import Cluster
@@ -83,6 +84,7 @@ def create_app(
             # env.py runs its own event loop, so it needs a thread of its own.
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
         app.state.db = Database(settings.database_url, secret_key=settings.secret)
+        app.state.logins = Logins(app.state.db, secret_key=settings.secret)
         app.state.redis = _redis_client(settings.redis_url)
         app.state.hub = hub = Hub(app.state.db, node_id=app.state.node_id)
         app.state.limiter = Limiter.for_settings(settings, redis=app.state.redis)
@@ -135,6 +137,7 @@ def create_app(
     app.state.live = NullLiveTables()  # replaced in the lifespan; typed as LiveTables
     app.state.redis = None
     app.state.bus = None
+    app.state.logins = None  # the sockets' tokens (app/players/sessions.py), made in the lifespan
     app.state.hub = None  # the players' own sockets (app/rooms/hub.py), made in the lifespan
     app.state.tournaments = None  # tournaments live (app/rooms/tournament_live.py), likewise
     app.state.sockets = SocketCap(settings.max_sockets_per_address)

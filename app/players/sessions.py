@@ -11,24 +11,35 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store import players
+from app.store.batch import BatchedLoad
+from app.store.db import Database
 from app.store.models import Player, PlayerSession
 
 
 async def player_for_token_hash(session: AsyncSession, *, token_hash: str) -> Player | None:
     """The player a token belongs to: its guest token, or a session from a login."""
-    player = await players.get_player_by_token_hash(session, token_hash=token_hash)
-    if player is not None:
-        return player
-    return await session.scalar(
-        select(Player)
-        .join(PlayerSession, PlayerSession.player_id == Player.id)
-        .where(PlayerSession.token_hash == token_hash)
-    )
+    return (await players_for_token_hashes(session, token_hashes=[token_hash])).get(token_hash)
+
+
+async def players_for_token_hashes(
+    session: AsyncSession, *, token_hashes: Iterable[str]
+) -> dict[str, Player]:
+    """``player_for_token_hash`` of each token hash that names a player, in two queries."""
+    wanted = set(token_hashes)
+    query = select(Player).where(Player.token_hash.in_(wanted))
+    found = {player.token_hash: player for player in await session.scalars(query)}
+    if rest := wanted - found.keys():
+        logins = select(PlayerSession.token_hash, Player).join(
+            Player, PlayerSession.player_id == Player.id
+        )
+        rows = await session.execute(logins.where(PlayerSession.token_hash.in_(rest)))
+        found |= {token_hash: player for token_hash, player in rows}
+    return found
 
 
 async def add_session(session: AsyncSession, *, player_id: str, token_hash: str) -> None:
@@ -77,3 +88,24 @@ async def authenticate_token(
     # A guest's first token, or one from a login (app.players.sessions).
     token_hash = hash_token(token, secret_key=key)
     return await player_for_token_hash(session, token_hash=token_hash)
+
+
+class Logins:
+    """The players that sockets' tokens name (their ``hello``). The sockets that say hello in
+    the same moment (a tournament round's players arriving at their tables) are looked up
+    together, in one query."""
+
+    def __init__(self, db: Database, *, secret_key: str) -> None:
+        self._db = db
+        self._secret_key = secret_key
+        self._players: BatchedLoad[str, Player] = BatchedLoad(self._fetch)
+
+    async def player(self, token: str) -> Player | None:
+        """The player ``token`` names, or None (as ``authenticate_token``)."""
+        if not token or len(token) > 256:
+            return None
+        return await self._players.load(hash_token(token, secret_key=self._secret_key))
+
+    async def _fetch(self, token_hashes: list[str]) -> dict[str, Player]:
+        async with self._db.session() as session:
+            return await players_for_token_hashes(session, token_hashes=token_hashes)

@@ -398,7 +398,10 @@ def _room_loaded(
         and state.room.status == "playing"
         and state.game.phase in ("ready", "set_over")
     ):
-        fx.append(CreateSet(state.room.id, rules_of(state.room).to_dict(), now))
+        # The next set's number: the table has the room's last set (restored, or its own).
+        fx.append(
+            CreateSet(state.room.id, state.set_number + 1, rules_of(state.room).to_dict(), now)
+        )
     else:
         fx.append(schedule(state, now))  # a seat may have turned into a bot's
         fx += seating.host_left_seat(before, state)

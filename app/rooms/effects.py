@@ -281,6 +281,7 @@ class AbandonTable:
 @dataclass(frozen=True)
 class CreateSet:
     room_id: str
+    number: int  # after the room's last set: a second writer of it fails (StoreConflict)
     rules: dict[str, object]
     at: float
 

@@ -11,9 +11,10 @@ checks, writes and flushes — the caller commits, then tells the live layer. A 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.errors import GapleError
 from app.presets import LISTED, ROOM_STATUSES, CloseReason, Status, seat_count
@@ -151,3 +152,11 @@ async def touch(
     await rooms.set_presence(
         session, room_id=room_id, humans_online=humans_online, at=at or utcnow()
     )
+
+
+async def touch_all(
+    db: AsyncSession | AsyncConnection, *, presences: Sequence[tuple[str, int, datetime]]
+) -> None:
+    """``touch`` for many rooms at once, (room, humans online, at) each: the live tables'
+    presence changes that come together are one statement."""
+    await rooms.set_presences(db, presences=presences)

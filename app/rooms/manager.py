@@ -219,7 +219,13 @@ class TableManager:
         if table is None and self.cluster is not None:
             table = await self.cluster.find_relay(room_id)
         if table is None and create:
+            # Opened by this call, the table read the room after the change was committed: that
+            # reading serves (an opening already under way may have read it before).
+            fresh = room_id not in self._opening
             table = await self.get(room_id)
+            if fresh and isinstance(table, Table):
+                await table.room_changed(started=started, read=table.room)
+                return
         if table is not None:
             await table.room_changed(started=started)
 

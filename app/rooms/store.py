@@ -22,7 +22,7 @@ from app.rooms.effects import KeepChat
 from app.rooms.state import utc
 from app.settings import Settings
 from app.store import chatlog, fairplay, games, rooms
-from app.store.batch import GroupCommit
+from app.store.batch import BatchedLoad, GroupCommit
 from app.store.db import Database
 from app.store.records import MoveRecord, RoomInfo, StoreConflict, StoredSet
 from app.store.types import utcnow
@@ -36,6 +36,11 @@ class GameStore(Protocol):
     async def load_room(self, room_id: str) -> RoomInfo | None: ...
 
     async def room_id_for_code(self, code: str) -> str | None: ...
+
+    async def mark_client(self, room_id: str, player_id: str, mark: str) -> None:
+        """The player's seat in the room (if any) carries the address mark of their latest
+        socket (app/players/screening.py reads it)."""
+        ...
 
     async def muted_until(self, player_id: str) -> float | None:
         """When the player's running mute ends (epoch seconds); None: not muted."""
@@ -77,8 +82,6 @@ class GameStore(Protocol):
 
     async def load_current_set(self, room_id: str) -> StoredSet | None: ...
 
-    async def last_set_number(self, room_id: str) -> int: ...
-
     async def playing_room_ids(self) -> list[str]: ...
 
 
@@ -100,30 +103,58 @@ class SqlGameStore:
         self.db = db
         self.bot_fill = timedelta(seconds=bot_fill)  # GAPLE_QUICKPLAY_BOT_FILL_SECONDS
         self._moves = GroupCommit(self._commit_moves)
-        # Sets and deals that start together (a tournament round's tables) share a commit.
+        # Sets and deals that start together (a tournament round's tables) share a commit,
+        # their presence changes a statement, their rooms and stored sets a query each.
         self._openings = GroupCommit(self._commit_openings)
+        self._presence: GroupCommit[tuple[str, int, datetime]] = GroupCommit(self._commit_presence)
+        self._rooms: BatchedLoad[str, RoomInfo] = BatchedLoad(self._load_rooms)
+        self._sets: BatchedLoad[str, StoredSet] = BatchedLoad(self._load_current_sets)
+        # A round's players arriving together: their tables' codes, mutes and address marks.
+        self._codes: BatchedLoad[str, str] = BatchedLoad(self._room_ids_for_codes)
+        self._mutes: BatchedLoad[str, float] = BatchedLoad(self._muted_until)
+        self._marks: GroupCommit[tuple[str, str, str]] = GroupCommit(self._commit_marks)
         # Told (tournament id, room id) when a tournament table's set has ended (stored).
         self.on_tournament_set: Callable[[int, str], None] | None = None
 
     async def load_room(self, room_id: str) -> RoomInfo | None:
         """The room, with when a quick-play room's bot fill is due (``quickplay.bots_at``)."""
+        return await self._rooms.load(room_id)
+
+    async def _load_rooms(self, room_ids: list[str]) -> dict[str, RoomInfo]:
         async with self.db.session() as session:
-            info = await games.load_room(session, room_id=room_id)
-            if info is None or not info.quickplay:
-                return info
-            room = await rooms.get_room(session, room_id=room_id)
-            due = None if room is None else await quickplay.due(session, room, fill=self.bot_fill)
-            return replace(info, bots_at=None if due is None else due.timestamp())
+            infos = await games.load_rooms(session, room_ids=room_ids)
+            for room_id, info in infos.items():
+                if not info.quickplay:
+                    continue
+                room = await rooms.get_room(session, room_id=room_id)
+                due = (
+                    None if room is None else await quickplay.due(session, room, fill=self.bot_fill)
+                )
+                infos[room_id] = replace(info, bots_at=None if due is None else due.timestamp())
+            return infos
 
     async def room_id_for_code(self, code: str) -> str | None:
+        return await self._codes.load(code)
+
+    async def _room_ids_for_codes(self, codes: list[str]) -> dict[str, str]:
         async with self.db.session() as session:
-            return await games.room_id_for_code(session, code=code)
+            return await games.room_ids_for_codes(session, codes=codes)
+
+    async def mark_client(self, room_id: str, player_id: str, mark: str) -> None:
+        await self._marks.submit((room_id, player_id, mark))
+
+    async def _commit_marks(self, batch: list[tuple[str, str, str]]) -> list[BaseException | None]:
+        async with games.history(self.db) as conn:
+            await rooms.mark_clients(conn, marks=batch)
+        return [None] * len(batch)
 
     async def muted_until(self, player_id: str) -> float | None:
+        return await self._mutes.load(player_id)
+
+    async def _muted_until(self, player_ids: list[str]) -> dict[str, float]:
         async with self.db.session() as session:
-            found = await fairplay.muted_until(session, player_ids=[player_id], at=utcnow())
-        until = found.get(player_id)
-        return None if until is None else until.timestamp()
+            found = await fairplay.muted_until(session, player_ids=player_ids, at=utcnow())
+        return {player_id: until.timestamp() for player_id, until in found.items()}
 
     async def keep_chat(self, room_id: str, line: KeepChat) -> None:
         async with self.db.session() as session, session.begin():
@@ -158,8 +189,16 @@ class SqlGameStore:
             return await lifecycle.hand_over_host(session, room_id=room_id)
 
     async def touch(self, room_id: str, *, humans_online: int, at: datetime) -> None:
-        async with self.db.session() as session, session.begin():
-            await lifecycle.touch(session, room_id=room_id, humans_online=humans_online, at=at)
+        """Presence: the tables whose presence changes together (a round's players arriving)
+        share a statement, on the history's connection (SQLite: no second writer to wait for)."""
+        await self._presence.submit((room_id, humans_online, at))
+
+    async def _commit_presence(
+        self, batch: list[tuple[str, int, datetime]]
+    ) -> list[BaseException | None]:
+        async with games.history(self.db) as conn:
+            await lifecycle.touch_all(conn, presences=batch)
+        return [None] * len(batch)
 
     async def put_bot_in_seat(
         self, room_id: str, seat: int, bot: str, *, left_by: str | None
@@ -275,13 +314,12 @@ class SqlGameStore:
                 outcomes.append(exc)
         return outcomes
 
-    async def last_set_number(self, room_id: str) -> int:
-        async with self.db.session() as session:
-            return await games.last_set_number(session, room_id=room_id)
-
     async def load_current_set(self, room_id: str) -> StoredSet | None:
+        return await self._sets.load(room_id)
+
+    async def _load_current_sets(self, room_ids: list[str]) -> dict[str, StoredSet]:
         async with self.db.session() as session:
-            return await games.load_current_set(session, room_id=room_id)
+            return await games.load_current_sets(session, room_ids=room_ids)
 
     async def playing_room_ids(self) -> list[str]:
         async with self.db.session() as session:

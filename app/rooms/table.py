@@ -294,8 +294,13 @@ class Table:
         """Return once everything posted so far has been handled (the inbox is FIFO)."""
         await self._call(_Settle())
 
-    async def room_changed(self, *, started: bool = False) -> None:
-        await self._call(RoomChanged(started))
+    async def room_changed(self, *, started: bool = False, read: RoomInfo | None = None) -> None:
+        """The room changed (committed). ``read``: the room as read since, when the table was
+        opened for this very change (a tournament round's tables): not read a second time."""
+        if read is not None:
+            await self._call(RoomLoaded(read, "started" if started else "changed"))
+        else:
+            await self._call(RoomChanged(started))
 
     async def room_closed(self) -> None:
         """The room is closed (stored): everyone gets ``bye`` ``room_closed``; the table stops
@@ -503,8 +508,7 @@ class Table:
                 await self.store.abandon(self.room.id, set_id=set_id, at=utc(at))
                 log.info("table %s: abandoned (no human seat connected)", self.room.code)
                 return Abandoned()
-            case CreateSet(room_id, rules, at):
-                number = await self.store.last_set_number(room_id) + 1
+            case CreateSet(room_id, number, rules, at):
                 set_id = await self.store.create_set(
                     room_id=room_id, number=number, rules=rules, at=utc(at)
                 )

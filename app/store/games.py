@@ -12,16 +12,16 @@ hot path of every move, and a unit of work per batch costs more CPU than the SQL
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.store import fairplay, players, rooms, social
+from app.store import fairplay, players, social
 from app.store.db import Database
 from app.store.models import (
     FAIR_SHUFFLE,
@@ -64,53 +64,72 @@ async def history(db: Database) -> AsyncIterator[AsyncConnection]:
 
 
 async def load_room(session: AsyncSession, *, room_id: str) -> RoomInfo | None:
-    room = await rooms.get_room(session, room_id=room_id)
-    if room is None:
-        return None
-    seats = await rooms.get_seats(session, room_id=room_id)
-    names = await players.get_player_names(
-        session, player_ids=[s.player_id for s in seats if s.player_id]
-    )
-    by_seat = {s.seat: s for s in seats}
-    infos = []
-    for number in range(seat_count(room.settings)):  # 4, or 5 (Klasik)
-        row = by_seat.get(number)
-        player_id = row.player_id if row else None
-        infos.append(
-            SeatInfo(
-                seat=number,
-                player_id=player_id,
-                name=names.get(player_id) if player_id else None,
-                bot=row.bot if row else None,
-                left_by=row.left_by if row else None,
-                ready=row is not None and row.ready_at is not None,
-            )
+    return (await load_rooms(session, room_ids=[room_id])).get(room_id)
+
+
+async def load_rooms(session: AsyncSession, *, room_ids: Iterable[str]) -> dict[str, RoomInfo]:
+    """The rooms as their tables read them (those that exist), in one query per kind of row
+    whatever their number: a tournament's round opens its tables together."""
+    found = list(await session.scalars(select(Room).where(Room.id.in_(set(room_ids)))))
+    if not found:
+        return {}
+    seats_of: dict[str, list[Seat]] = {room.id: [] for room in found}
+    for seat in await session.scalars(select(Seat).where(Seat.room_id.in_(list(seats_of)))):
+        seats_of[seat.room_id].append(seat)
+    everyone = [s.player_id for seats in seats_of.values() for s in seats if s.player_id]
+    names = await players.get_player_names(session, player_ids=everyone)
+    # Blocks and mutes of everyone at once; each room keeps those among its own players.
+    blocks = await social.blocks_among(session, player_ids=everyone)
+    muted = await fairplay.muted_until(session, player_ids=everyone, at=utcnow())
+    tournament_ids = {room.tournament_id for room in found if room.tournament_id is not None}
+    tournament_names = (
+        dict(
+            (
+                await session.execute(
+                    select(Tournament.id, Tournament.name).where(Tournament.id.in_(tournament_ids))
+                )
+            ).all()
         )
-    return RoomInfo(
-        id=room.id,
-        code=room.code,
-        host_id=room.host_id,
-        status=room.status,
-        settings=dict(room.settings),
-        seats=tuple(infos),
-        blocks=await social.blocks_among(
-            session, player_ids=[s.player_id for s in seats if s.player_id]
-        ),
-        muted=tuple(
-            sorted(
-                (player_id, until.timestamp())
-                for player_id, until in (
-                    await fairplay.muted_until(
-                        session, player_ids=[s.player_id for s in seats if s.player_id], at=utcnow()
-                    )
-                ).items()
-            )
-        ),
-        quickplay=room.quickplay,
-        tournament_id=room.tournament_id,
-        tournament_round=room.round,
-        tournament_name=await tournament_name(session, tournament_id=room.tournament_id),
+        if tournament_ids
+        else {}
     )
+    infos = {}
+    for room in found:
+        by_seat = {s.seat: s for s in seats_of[room.id]}
+        seated = {s.player_id for s in seats_of[room.id] if s.player_id}
+        seat_infos = []
+        for number in range(seat_count(room.settings)):  # 4, or 5 (Klasik)
+            row = by_seat.get(number)
+            player_id = row.player_id if row else None
+            seat_infos.append(
+                SeatInfo(
+                    seat=number,
+                    player_id=player_id,
+                    name=names.get(player_id) if player_id else None,
+                    bot=row.bot if row else None,
+                    left_by=row.left_by if row else None,
+                    ready=row is not None and row.ready_at is not None,
+                )
+            )
+        infos[room.id] = RoomInfo(
+            id=room.id,
+            code=room.code,
+            host_id=room.host_id,
+            status=room.status,
+            settings=dict(room.settings),
+            seats=tuple(seat_infos),
+            blocks=frozenset(b for b in blocks if b[0] in seated and b[1] in seated),
+            muted=tuple(
+                sorted((p, until.timestamp()) for p, until in muted.items() if p in seated)
+            ),
+            quickplay=room.quickplay,
+            tournament_id=room.tournament_id,
+            tournament_round=room.round,
+            tournament_name=(
+                None if room.tournament_id is None else tournament_names.get(room.tournament_id)
+            ),
+        )
+    return infos
 
 
 async def tournament_name(session: AsyncSession, *, tournament_id: int | None) -> str | None:
@@ -120,9 +139,10 @@ async def tournament_name(session: AsyncSession, *, tournament_id: int | None) -
     return await session.scalar(select(Tournament.name).where(Tournament.id == tournament_id))
 
 
-async def room_id_for_code(session: AsyncSession, *, code: str) -> str | None:
-    room = await rooms.get_room_by_code(session, code=code)
-    return room.id if room else None
+async def room_ids_for_codes(session: AsyncSession, *, codes: Iterable[str]) -> dict[str, str]:
+    """Room code -> room id, for the codes that name a room."""
+    query = select(Room.code, Room.id).where(Room.code.in_(set(codes)))
+    return {code: room_id for code, room_id in await session.execute(query)}
 
 
 async def abandon_set(session: AsyncSession, *, set_id: int, at: datetime) -> None:
@@ -236,9 +256,20 @@ async def _book_result(conn: AsyncConnection, record: MoveRecord) -> None:
         )
 
 
-async def last_set_number(session: AsyncSession, *, room_id: str) -> int:
-    value = await session.scalar(select(func.max(GameSet.number)).where(GameSet.room_id == room_id))
-    return int(value or 0)
+async def load_current_sets(
+    session: AsyncSession, *, room_ids: Iterable[str]
+) -> dict[str, StoredSet]:
+    """``load_current_set`` of each room that has a set (one query for rooms that have none:
+    a tournament round's tables, opening together before their first set)."""
+    with_sets = await session.scalars(
+        select(GameSet.room_id).where(GameSet.room_id.in_(set(room_ids))).distinct()
+    )
+    found = {}
+    for room_id in list(with_sets):
+        stored = await load_current_set(session, room_id=room_id)
+        if stored is not None:
+            found[room_id] = stored
+    return found
 
 
 async def load_current_set(session: AsyncSession, *, room_id: str) -> StoredSet | None:

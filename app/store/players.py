@@ -23,11 +23,6 @@ async def get_player(session: AsyncSession, *, player_id: str) -> Player | None:
     return await session.get(Player, player_id)
 
 
-async def get_player_by_token_hash(session: AsyncSession, *, token_hash: str) -> Player | None:
-    result = await session.execute(select(Player).where(Player.token_hash == token_hash))
-    return result.scalar_one_or_none()
-
-
 async def get_player_names(session: AsyncSession, *, player_ids: list[str]) -> dict[str, str]:
     if not player_ids:
         return {}

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, true, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import and_, bindparam, delete, func, or_, select, true, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.store.models import SEATS_PER_TABLE, Room, Seat
+from app.store.models import SEATS_PER_TABLE, Base, Room, Seat
 from app.store.types import utcnow
 
 
@@ -102,16 +102,29 @@ async def set_host(session: AsyncSession, *, room: Room, host_id: str) -> None:
     await session.flush()
 
 
+ROOMS = Base.metadata.tables["rooms"]
+
+
 async def set_presence(
-    session: AsyncSession, *, room_id: str, humans_online: int, at: datetime
+    db: AsyncSession | AsyncConnection, *, room_id: str, humans_online: int, at: datetime
 ) -> None:
-    await session.execute(
-        update(Room)
-        .where(Room.id == room_id)
-        .values(humans_online=humans_online, active_at=at)
-        .execution_options(synchronize_session="fetch")
+    await set_presences(db, presences=[(room_id, humans_online, at)])
+
+
+async def set_presences(
+    db: AsyncSession | AsyncConnection, *, presences: Sequence[tuple[str, int, datetime]]
+) -> None:
+    """Rooms' presence, (room, seated humans connected, last activity) each, in one statement:
+    the live tables' presence changes that come together are written together. Written with
+    Core: a room loaded in the session is not refreshed."""
+    if not presences:
+        return
+    await db.execute(
+        update(ROOMS)
+        .where(ROOMS.c.id == bindparam("room"))
+        .values(humans_online=bindparam("humans"), active_at=bindparam("at")),
+        [{"room": room, "humans": humans, "at": at} for room, humans, at in presences],
     )
-    await session.flush()
 
 
 async def get_seats(session: AsyncSession, *, room_id: str) -> list[Seat]:
@@ -258,11 +271,23 @@ async def live_rooms_of(session: AsyncSession, *, player_id: str) -> list[str]:
     return list((await session.execute(query)).scalars())
 
 
-async def mark_client(session: AsyncSession, *, room_id: str, player_id: str, mark: str) -> None:
+async def mark_client(
+    db: AsyncSession | AsyncConnection, *, room_id: str, player_id: str, mark: str
+) -> None:
     """The player's seat in the room (if any) carries the address mark of their latest socket."""
-    await session.execute(
-        update(Seat)
-        .where(Seat.room_id == room_id, Seat.player_id == player_id)
-        .values(client_mark=mark)
-        .execution_options(synchronize_session=False)
+    await mark_clients(db, marks=[(room_id, player_id, mark)])
+
+
+async def mark_clients(
+    db: AsyncSession | AsyncConnection, *, marks: Sequence[tuple[str, str, str]]
+) -> None:
+    """``mark_client`` for many sockets, (room, player, mark) each, in one statement."""
+    if not marks:
+        return
+    seats = Base.metadata.tables["seats"]
+    await db.execute(
+        update(seats)
+        .where(seats.c.room_id == bindparam("room"), seats.c.player_id == bindparam("player"))
+        .values(client_mark=bindparam("mark")),
+        [{"room": room, "player": player, "mark": mark} for room, player, mark in marks],
     )

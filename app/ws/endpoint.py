@@ -22,7 +22,7 @@ from app.clients import address_mark, client_address
 from app.errors import error_body
 from app.metrics import Metrics, Role
 from app.players import bans
-from app.players.sessions import authenticate_token
+from app.players.sessions import Logins
 from app.rooms import frames
 from app.rooms.connection import Connection
 from app.rooms.hub import Hub
@@ -44,7 +44,6 @@ from app.rooms.protocol import (
 )
 from app.rooms.table import Table
 from app.settings import Settings
-from app.store import rooms
 from app.ws.limits import SocketCap, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -234,17 +233,16 @@ async def authenticate(
     """The player a hello's token names; None when it names nobody, or a banned player (the
     socket was told why and is being closed). At a table (``room_id``), the player's seat there
     keeps the mark of this socket's address, which a rated set keeps for the screening."""
-    async with websocket.app.state.db.session() as db_session:
-        player = await authenticate_token(db_session, token)
-        caller = None
-        if player is not None:
-            caller = Caller(player.id, player.name, presence_hidden=player.presence_hidden)
-        banned = player is not None and bans.is_banned(player)
-        if player is not None and not banned and room_id is not None:
-            secret = websocket.app.state.settings.secret
-            mark = address_mark(client_address(websocket), secret)
-            await rooms.mark_client(db_session, room_id=room_id, player_id=player.id, mark=mark)
-            await db_session.commit()
+    logins: Logins = websocket.app.state.logins
+    player = await logins.player(token)
+    caller = None
+    if player is not None:
+        caller = Caller(player.id, player.name, presence_hidden=player.presence_hidden)
+    banned = player is not None and bans.is_banned(player)
+    if player is not None and not banned and room_id is not None:
+        mark = address_mark(client_address(websocket), websocket.app.state.settings.secret)
+        manager: TableManager = websocket.app.state.live
+        await manager.store.mark_client(room_id, player.id, mark)
     if caller is None:
         await session.fail("bad_token", "that token is not valid", CLOSE_POLICY)
         return None

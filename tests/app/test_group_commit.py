@@ -1,20 +1,22 @@
-"""Moves from many tables share commits, and one conflicting move does not sink the others."""
+"""Moves from many tables share commits, and one conflicting move does not sink the others;
+the reads and small writes of tables opening together share queries and statements."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import event, func, select, text
 
 from app.rooms.store import SqlGameStore
-from app.store import players, rooms
-from app.store.batch import GroupCommit
+from app.store import fairplay, players, rooms, social
+from app.store.batch import BatchedLoad, GroupCommit
 from app.store.db import Database
-from app.store.models import Deal, Move, Score
+from app.store.models import Deal, Move, Room, Score, Seat
 from app.store.records import MoveRecord, StoreConflict
+from app.store.types import utcnow
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -206,5 +208,142 @@ async def test_sets_and_deals_starting_together_share_commits(database_url: str)
         async with db.session() as session:
             stored = dict((await session.execute(select(Deal.set_id, Deal.id))).all())
         assert stored == {s: d for s, d in zip(set_ids, [first, *deals[1:]], strict=True)}
+    finally:
+        await db.dispose()
+
+
+async def test_loads_asked_together_share_a_query() -> None:
+    fetched: list[list[int]] = []
+    gate = asyncio.Event()
+
+    async def fetch(keys: list[int]) -> dict[int, str]:
+        fetched.append(keys)
+        await gate.wait()
+        if 13 in keys:
+            raise ValueError("unlucky")
+        return {k: f"v{k}" for k in keys if k % 2 == 0}
+
+    load: BatchedLoad[int, str] = BatchedLoad(fetch)
+    tasks = [asyncio.create_task(load.load(0))]
+    while not fetched:  # the first query is under way...
+        await asyncio.sleep(0)
+    # ...while these are asked for: they wait for the next one (asked after the first began)
+    tasks += [asyncio.create_task(load.load(k)) for k in (1, 2, 2, 3)]
+    await asyncio.sleep(0)
+    gate.set()
+    assert await asyncio.gather(*tasks) == ["v0", None, "v2", "v2", None]
+    assert fetched == [[0], [1, 2, 3]]  # each key once
+    # A query that fails fails the loads it answers, and only those.
+    gate.clear()
+    failing = [asyncio.create_task(load.load(k)) for k in (12, 13)]
+    while len(fetched) < 3:
+        await asyncio.sleep(0)
+    later = asyncio.create_task(load.load(4))
+    await asyncio.sleep(0)
+    gate.set()
+    results = await asyncio.gather(*failing, later, return_exceptions=True)
+    assert [type(r) for r in results] == [ValueError, ValueError, str]
+
+
+async def test_tables_opening_together_read_their_rooms_in_one_query_each(
+    database_url: str,
+) -> None:
+    """A tournament round's tables open at once: their rooms (seats, names, blocks, mutes,
+    tournament), stored sets, codes and mutes are read in a query per kind, not per table; each
+    table gets what a table read alone gets: only the blocks and mutes among its own players."""
+    db = Database(database_url, secret_key="k")
+    try:
+        async with db.session() as session, session.begin():
+            people = [
+                await players.create_player(session, name=f"P{n}", token_hash=f"{n:064d}")
+                for n in range(8)
+            ]
+            room_ids = []
+            for n in range(2):  # two tables of four
+                room = await rooms.create_room(
+                    session, code=f"TOG{n:03d}", host_id=people[4 * n].id,
+                    settings={"preset": "pordi"},
+                )  # fmt: skip
+                await rooms.fill_seats(
+                    session,
+                    room_id=room.id,
+                    occupants={s: (people[4 * n + s].id, None) for s in range(4)},
+                )
+                room_ids.append(room.id)
+            # A block within the first table, one across the tables; a mute at the second.
+            await social.add_block(session, blocker_id=people[0].id, blocked_id=people[1].id)
+            await social.add_block(session, blocker_id=people[2].id, blocked_id=people[5].id)
+            await fairplay.add_mute(
+                session, player_id=people[6].id, operator="op", reason=None,
+                at=utcnow(), until=utcnow() + timedelta(hours=1),
+            )  # fmt: skip
+        alone = [await SqlGameStore(db).load_room(r) for r in room_ids]
+        statements: list[str] = []
+
+        def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            statements.append(statement.split()[0].upper())
+
+        store = SqlGameStore(db)
+        event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            together = await asyncio.gather(*(store.load_room(r) for r in room_ids))
+            reads = len(statements)
+            sets = await asyncio.gather(*(store.load_current_set(r) for r in room_ids))
+            codes = await asyncio.gather(
+                store.room_id_for_code("TOG000"),
+                store.room_id_for_code("TOG001"),
+                store.room_id_for_code("NOPE00"),
+            )
+            mutes = await asyncio.gather(*(store.muted_until(p.id) for p in people))
+        finally:
+            event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+        assert together == alone
+        assert alone[0] is not None and alone[1] is not None
+        assert alone[0].blocks == {(people[0].id, people[1].id)} and alone[1].blocks == set()
+        assert alone[0].muted == () and [p for p, _ in alone[1].muted] == [people[6].id]
+        assert statements.count("SELECT") == reads + 3  # one for the sets, codes and mutes each
+        assert reads <= 6  # rooms, seats, names, blocks, mutes, tournaments: however many tables
+        assert sets == [None, None]
+        assert codes == [room_ids[0], room_ids[1], None]
+        assert [m is not None for m in mutes] == [n == 6 for n in range(8)]
+    finally:
+        await db.dispose()
+
+
+async def test_presence_and_address_marks_arriving_together_share_a_statement(
+    database_url: str,
+) -> None:
+    db = Database(database_url, secret_key="k")
+    try:
+        async with db.session() as session, session.begin():
+            host = await players.create_player(session, name="Host", token_hash="h" * 64)
+            room_ids = []
+            for n in range(6):
+                room = await rooms.create_room(
+                    session, code=f"PRS{n:03d}", host_id=host.id, settings={"preset": "pordi"}
+                )
+                await rooms.fill_seats(session, room_id=room.id, occupants={0: (host.id, None)})
+                room_ids.append(room.id)
+        store = SqlGameStore(db)
+        updates: list[str] = []
+
+        def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            if statement.split()[0].upper() == "UPDATE":
+                updates.append(statement)
+
+        event.listen(db.history_engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            await asyncio.gather(
+                *(store.touch(r, humans_online=n, at=NOW) for n, r in enumerate(room_ids)),
+                *(store.mark_client(r, host.id, f"mark{n}") for n, r in enumerate(room_ids)),
+            )
+        finally:
+            event.remove(db.history_engine.sync_engine, "before_cursor_execute", seen)
+        assert len(updates) <= 4  # a statement per kind and commit, not one per table
+        async with db.session() as session:
+            online = dict((await session.execute(select(Room.id, Room.humans_online))).all())
+            marks = dict((await session.execute(select(Seat.room_id, Seat.client_mark))).all())
+        assert online == {r: n for n, r in enumerate(room_ids)}
+        assert marks == {r: f"mark{n}" for n, r in enumerate(room_ids)}
     finally:
         await db.dispose()
