@@ -6,7 +6,7 @@ during the set ranks last (in Ganda: their team does). docs/API.md shows the for
 
 The three hooks run inside the store's own transactions (app/store/games.py), so a set's
 lineup, its result and the rating changes it caused commit together with the move that caused
-them: ``record_lineup`` when a set is created, ``mark_left`` when a seat goes to a bot,
+them: ``record_lineups`` when a set is created, ``mark_left`` when a seat goes to a bot,
 ``rate_set`` when the set's result is booked. They use SQLAlchemy Core on whatever connection
 or session they are given.
 """
@@ -123,46 +123,51 @@ def rate(
 # --- the hooks (inside the store's transactions) -------------------------------------------------
 
 
-async def record_lineup(
-    conn: Executor, *, set_id: int, room_id: str, rules: Mapping[str, Any]
-) -> bool:
-    """Note who sits where as the set starts; returns whether the set is rated."""
-    settings = await conn.scalar(select(ROOMS.c.settings).where(ROOMS.c.id == room_id))
-    query = select(SEATS.c.seat, SEATS.c.player_id, SEATS.c.client_mark).where(
-        SEATS.c.room_id == room_id
+async def record_lineups(
+    conn: Executor, *, lineups: Sequence[tuple[int, str, Mapping[str, Any]]]
+) -> list[bool]:
+    """Note who sits where as each set starts, (set, room, rules) each; whether each set is
+    rated. A statement per kind of row, however many sets start together (a tournament
+    round's tables)."""
+    room_ids = list({room_id for _, room_id, _ in lineups})
+    query = select(ROOMS.c.id, ROOMS.c.settings).where(ROOMS.c.id.in_(room_ids))
+    settings = {room_id: value for room_id, value in await conn.execute(query)}
+    seated: dict[str, list[Any]] = {room_id: [] for room_id in room_ids}
+    query = select(SEATS.c.room_id, SEATS.c.seat, SEATS.c.player_id, SEATS.c.client_mark).where(
+        SEATS.c.room_id.in_(room_ids)
     )
-    seated = (await conn.execute(query)).all()
-    humans = {row.seat: row.player_id for row in seated if row.player_id is not None}
-    marks = {row.seat: row.client_mark for row in seated}
-    ruleset = engine.RuleSet.from_dict(dict(rules))
-    mode = ruleset.mode
-    rated = (
-        is_rated_room(settings or {})
-        and mode in RATED_MODES
-        and sorted(humans) == list(range(ruleset.players))
-    )
-    if humans:
-        await conn.execute(
-            SET_PLAYERS.insert(),
-            [
-                {
-                    "set_id": set_id,
-                    "seat": seat,
-                    "player_id": player,
-                    "mode": mode,
-                    "rated": rated,
-                    "client_mark": marks.get(seat),
-                }
-                for seat, player in sorted(humans.items())
-            ],
+    for row in await conn.execute(query):
+        seated[row.room_id].append(row)
+    lines: list[dict[str, Any]] = []
+    first: dict[tuple[str, str], dict[str, Any]] = {}
+    outcomes = []
+    for set_id, room_id, rules in lineups:
+        humans = {row.seat: row.player_id for row in seated[room_id] if row.player_id is not None}
+        marks = {row.seat: row.client_mark for row in seated[room_id]}
+        ruleset = engine.RuleSet.from_dict(dict(rules))
+        mode = ruleset.mode
+        rated = (
+            is_rated_room(settings.get(room_id) or {})
+            and mode in RATED_MODES
+            and sorted(humans) == list(range(ruleset.players))
         )
-    if rated:
-        # A first rated set: start from the model's prior. Rows made here (not when rating) keep
-        # the result's transaction to plain updates of rows it has locked.
-        await conn.execute(
-            _insert_ignore(conn, RATINGS),
-            [
-                {
+        outcomes.append(rated)
+        lines += [
+            {
+                "set_id": set_id,
+                "seat": seat,
+                "player_id": player,
+                "mode": mode,
+                "rated": rated,
+                "client_mark": marks.get(seat),
+            }
+            for seat, player in sorted(humans.items())
+        ]
+        if rated:
+            # A first rated set: start from the model's prior. Rows made here (not when rating)
+            # keep the result's transaction to plain updates of rows it has locked.
+            for player in sorted(humans.values()):
+                first[(player, mode)] = {
                     "player_id": player,
                     "mode": mode,
                     "mu": MODEL.mu,
@@ -170,10 +175,11 @@ async def record_lineup(
                     "ordinal": ordinal(MODEL.mu, MODEL.sigma),
                     "sets": 0,
                 }
-                for player in sorted(humans.values())
-            ],
-        )
-    return rated
+    if lines:
+        await conn.execute(SET_PLAYERS.insert(), lines)
+    if first:
+        await conn.execute(_insert_ignore(conn, RATINGS), [first[k] for k in sorted(first)])
+    return outcomes
 
 
 async def mark_left(conn: Executor, *, room_id: str, seat: int) -> None:

@@ -9,8 +9,8 @@ consequences are missing, or the reverse.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -90,12 +90,30 @@ _BOT_FILL = Settings.model_fields["quickplay_bot_fill_seconds"].default
 
 
 @dataclass
-class _Opening:
-    """A set's or a deal's first row (and what goes with it), to be written in a shared
-    transaction; ``id`` is the row's once it is."""
+class _SetStart:
+    """A set's first row and its line-up, to be written in a shared transaction; ``id`` is the
+    set's once it is."""
 
-    write: Callable[[AsyncConnection], Awaitable[int]]
+    room_id: str
+    number: int
+    rules: dict[str, Any]
+    at: datetime
     id: int = 0
+
+
+@dataclass
+class _DealStart:
+    """A deal's row (its secret), likewise."""
+
+    set_id: int
+    number: int
+    secret: str = field(repr=False)
+    opener: int
+    at: datetime
+    id: int = 0
+
+
+_Opening = _SetStart | _DealStart
 
 
 class SqlGameStore:
@@ -213,41 +231,25 @@ class SqlGameStore:
     async def create_set(
         self, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
     ) -> int:
-        async def write(conn: AsyncConnection) -> int:
-            set_id = await games.insert_set(
-                conn, room_id=room_id, number=number, rules=rules, at=at
-            )
-            # ratings: who sat where as the set starts, and whether it is rated
-            await ratings.record_lineup(conn, set_id=set_id, room_id=room_id, rules=rules)
-            return set_id
-
-        return await self._open(write)
+        return await self._open(_SetStart(room_id, number, rules, at))
 
     async def create_deal(
         self, *, set_id: int, number: int, secret: str, opener: int, at: datetime
     ) -> int:
         """A fair deal: its secret is durable before its first move, so a restart (or another
         node) deals the same tiles again; it is published only when the deal ends."""
+        return await self._open(_DealStart(set_id, number, secret, opener, at))
 
-        async def write(conn: AsyncConnection) -> int:
-            return await games.insert_deal(
-                conn, set_id=set_id, number=number, secret=secret, opener=opener, at=at
-            )
-
-        return await self._open(write)
-
-    async def _open(self, write: Callable[[AsyncConnection], Awaitable[int]]) -> int:
+    async def _open(self, opening: _Opening) -> int:
         """Durable when it returns, like a move; with many tables starting at once (a
         tournament's round), their sets and deals go in one commit rather than one each."""
-        opening = _Opening(write)
         await self._openings.submit(opening)
         return opening.id
 
     async def _commit_openings(self, batch: list[_Opening]) -> list[BaseException | None]:
         try:
             async with games.history(self.db) as conn:
-                for opening in batch:
-                    opening.id = await opening.write(conn)
+                await _write_openings(conn, batch)
             return [None] * len(batch)
         except StoreConflict:
             if len(batch) == 1:
@@ -257,7 +259,7 @@ class SqlGameStore:
         for opening in batch:
             try:
                 async with games.history(self.db) as conn:
-                    opening.id = await opening.write(conn)
+                    await _write_openings(conn, [opening])
                 outcomes.append(None)
             except StoreConflict as exc:
                 outcomes.append(exc)
@@ -337,3 +339,24 @@ async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
             )
             # a tournament's table: its result, once, after the ratings marked who left
             await tournament_play.record_set(conn, set_id=record.set_id, result=record.set_result)
+
+
+async def _write_openings(conn: AsyncConnection, batch: list[_Opening]) -> None:
+    """The sets (with their line-ups, for the ratings) then the deals, a statement per kind of
+    row however many tables start."""
+    sets = [o for o in batch if isinstance(o, _SetStart)]
+    if sets:
+        ids = await games.insert_sets(
+            conn, sets=[(o.room_id, o.number, o.rules, o.at) for o in sets]
+        )
+        for started, set_id in zip(sets, ids, strict=True):
+            started.id = set_id
+        # ratings: who sat where as each set starts, and whether it is rated
+        await ratings.record_lineups(conn, lineups=[(o.id, o.room_id, o.rules) for o in sets])
+    deals = [o for o in batch if isinstance(o, _DealStart)]
+    if deals:
+        ids = await games.insert_deals(
+            conn, deals=[(o.set_id, o.number, o.secret, o.opener, o.at) for o in deals]
+        )
+        for dealt, deal_id in zip(deals, ids, strict=True):
+            dealt.id = deal_id

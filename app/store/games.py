@@ -12,7 +12,7 @@ hot path of every move, and a unit of work per batch costs more CPU than the SQL
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
@@ -164,33 +164,40 @@ async def put_bot_in_seat(
     )
 
 
-async def insert_set(
-    conn: AsyncConnection, *, room_id: str, number: int, rules: dict[str, Any], at: datetime
-) -> int:
+async def insert_sets(
+    conn: AsyncConnection, *, sets: Sequence[tuple[str, int, dict[str, Any], datetime]]
+) -> list[int]:
+    """Sets (room, number, rules, started at) in one statement; their ids, in that order."""
     result = await conn.execute(
-        insert(SETS)
-        .values(room_id=room_id, number=number, rules=rules, started_at=at)
-        .returning(SETS.c.id)
+        insert(SETS).returning(SETS.c.id, sort_by_parameter_order=True),
+        [
+            {"room_id": room_id, "number": number, "rules": rules, "started_at": at}
+            for room_id, number, rules, at in sets
+        ],
     )
-    return int(result.scalar_one())
+    return [int(set_id) for set_id in result.scalars()]
 
 
-async def insert_deal(
-    conn: AsyncConnection, *, set_id: int, number: int, secret: str, opener: int, at: datetime
-) -> int:
+async def insert_deals(
+    conn: AsyncConnection, *, deals: Sequence[tuple[int, int, str, int, datetime]]
+) -> list[int]:
+    """Fair deals (set, number, secret, opener, started at) in one statement; their ids, in
+    that order."""
     result = await conn.execute(
-        insert(DEALS)
-        .values(
-            set_id=set_id,
-            number=number,
-            shuffle=FAIR_SHUFFLE,
-            secret=secret,
-            opener=opener,
-            started_at=at,
-        )
-        .returning(DEALS.c.id)
+        insert(DEALS).returning(DEALS.c.id, sort_by_parameter_order=True),
+        [
+            {
+                "set_id": set_id,
+                "number": number,
+                "shuffle": FAIR_SHUFFLE,
+                "secret": secret,
+                "opener": opener,
+                "started_at": at,
+            }
+            for set_id, number, secret, opener, at in deals
+        ],
     )
-    return int(result.scalar_one())
+    return [int(deal_id) for deal_id in result.scalars()]
 
 
 async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
