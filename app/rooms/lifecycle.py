@@ -86,17 +86,30 @@ def _require_host(room: Room, by: str | None) -> None:
 async def start_set(session: AsyncSession, *, room_id: str, by: str | None) -> None:
     """open -> playing. Every seat holds a player or a bot; ``by`` is the host, or None when the
     server starts it (quick play)."""
-    room = await _room(session, room_id)
-    if room.status not in FINAL:
-        _require_host(room, by)
-    check_transition(room.status, "playing")
-    seats = seat_count(room.settings)
-    taken = await rooms.count_seats(session, room_ids=[room.id], below=seats)
-    if taken.get(room.id, 0) < seats:
-        raise LifecycleError(
-            "seats_not_filled", f"all {seats} seats must be filled ({taken.get(room.id, 0)} taken)"
-        )
-    await rooms.set_status(session, room=room, status="playing")
+    await start_sets(session, room_ids=[room_id], by=by)
+
+
+async def start_sets(session: AsyncSession, *, room_ids: Sequence[str], by: str | None) -> None:
+    """``start_set`` in each of the rooms (a tournament round's tables), a query and a flush
+    for them all; any refusal refuses them all."""
+    found = await rooms.get_rooms(session, room_ids=room_ids, for_update=True)
+    missing = [r for r in room_ids if r not in found]
+    if missing:
+        raise LifecycleError("room_not_found", f"no room {missing[0]}")
+    for room in found.values():
+        if room.status not in FINAL:
+            _require_host(room, by)
+        check_transition(room.status, "playing")
+    needed = {room.id: seat_count(room.settings) for room in found.values()}
+    taken = await rooms.count_seats(session, room_ids=list(room_ids), below=needed)
+    for room in found.values():
+        seats = needed[room.id]
+        if taken.get(room.id, 0) < seats:
+            raise LifecycleError(
+                "seats_not_filled",
+                f"all {seats} seats must be filled ({taken.get(room.id, 0)} taken)",
+            )
+    await rooms.set_statuses(session, rooms=list(found.values()), status="playing")
 
 
 async def end_set(session: AsyncSession, *, room_id: str) -> None:

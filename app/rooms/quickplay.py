@@ -430,10 +430,37 @@ async def open_table(
 ) -> Room:
     """A new open room with a fresh code (flushes, never commits): quick play's, or the one a
     challenge makes (app/rooms/challenges.py)."""
+    made = await open_tables(
+        session, hosts=[host_id], settings=settings, quickplay=quickplay, new_code=new_code
+    )
+    return made[0]
+
+
+async def open_tables(
+    session: AsyncSession,
+    *,
+    hosts: Sequence[str],
+    settings: dict[str, Any],
+    quickplay: bool,
+    new_code: Callable[[], str],
+    **columns: Any,
+) -> list[Room]:
+    """``open_table`` for each of ``hosts`` (a tournament round's tables, with ``columns``),
+    the codes checked in one query and the rooms made in one flush."""
+    codes: list[str] = []
     for _ in range(8):  # 31^6 codes: a collision is rare, several in a row practically never
-        code = new_code()
-        if not await rooms.code_exists(session, code=code):
-            return await rooms.create_room(
-                session, code=code, host_id=host_id, settings=settings, quickplay=quickplay
-            )
-    raise RuntimeError("could not allocate a room code")
+        wanted = len(hosts) - len(codes)
+        fresh = list(dict.fromkeys(new_code() for _ in range(wanted)))
+        taken = await rooms.codes_taken(session, codes=fresh)
+        codes += [c for c in fresh if c not in taken and c not in codes]
+        if len(codes) >= len(hosts):
+            break
+    else:
+        raise RuntimeError("could not allocate a room code")
+    return await rooms.create_rooms(
+        session,
+        hosts=dict(zip(codes, hosts, strict=True)),
+        settings=settings,
+        quickplay=quickplay,
+        **columns,
+    )

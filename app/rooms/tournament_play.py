@@ -137,21 +137,34 @@ async def open_round(
     progress = Progress(tournament.id, rounds=[number])
     entries = {e.id: e for e in await store.get_entries(session, tournament_id=tournament.id)}
     settings = room_settings(tournament, number)
-    for table in await store.tables_of_round(session, tournament_id=tournament.id, number=number):
+    tables = await store.tables_of_round(session, tournament_id=tournament.id, number=number)
+    seated = []
+    for table in tables:
         placed = seat_players(tournament.mode, table.entrants, entries)
         present = {s: p for s, (p, e) in placed.items() if entries[e].withdrawn_at is None}
-        host = next(iter(present.values()), placed[0][0])
-        room = await quickplay.open_table(
-            session, host_id=host, settings=settings, quickplay=False, new_code=new_code
-        )
-        room.tournament_id, room.round = tournament.id, number
-        occupants = {
-            seat: (present[seat], None) if seat in present else (None, DEFAULT_BOT)
-            for seat in placed
-        }
-        await rooms.fill_seats(session, room_id=room.id, occupants=occupants)
-        await rooms.update_room(session, room=room)
-        await lifecycle.start_set(session, room_id=room.id, by=None)
+        seated.append((placed, present))
+    # The round's rooms, their seats and their sets' start: a few statements for every table.
+    made = await quickplay.open_tables(
+        session,
+        hosts=[next(iter(present.values()), placed[0][0]) for placed, present in seated],
+        settings=settings,
+        quickplay=False,
+        new_code=new_code,
+        tournament_id=tournament.id,
+        round=number,
+    )
+    await rooms.fill_rooms(
+        session,
+        occupants={
+            room.id: {
+                seat: (present[seat], None) if seat in present else (None, DEFAULT_BOT)
+                for seat in placed
+            }
+            for room, (placed, present) in zip(made, seated, strict=True)
+        },
+    )
+    await lifecycle.start_sets(session, room_ids=[room.id for room in made], by=None)
+    for table, room, (_, present) in zip(tables, made, seated, strict=True):
         table.room_id = room.id
         progress.rooms.append(room.id)
         extra = {

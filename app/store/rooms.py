@@ -21,10 +21,35 @@ async def create_room(
     settings: dict[str, Any],
     quickplay: bool = False,
 ) -> Room:
-    room = Room(code=code, host_id=host_id, settings=settings, status="open", quickplay=quickplay)
-    session.add(room)
+    return (
+        await create_rooms(session, hosts={code: host_id}, settings=settings, quickplay=quickplay)
+    )[0]
+
+
+async def create_rooms(
+    session: AsyncSession,
+    *,
+    hosts: Mapping[str, str],
+    settings: dict[str, Any],
+    quickplay: bool = False,
+    **columns: Any,
+) -> list[Room]:
+    """Open rooms, code -> host each, with the same settings (and ``columns``: a tournament's
+    table's ``tournament_id`` and ``round``), in one flush: a tournament's round makes dozens."""
+    made = [
+        Room(
+            code=code,
+            host_id=host_id,
+            settings=settings,
+            status="open",
+            quickplay=quickplay,
+            **columns,
+        )
+        for code, host_id in hosts.items()
+    ]
+    session.add_all(made)
     await session.flush()
-    return room
+    return made
 
 
 async def get_room(session: AsyncSession, *, room_id: str, for_update: bool = False) -> Room | None:
@@ -34,6 +59,16 @@ async def get_room(session: AsyncSession, *, room_id: str, for_update: bool = Fa
     # populate_existing: a row locked now must not be read from an older copy in the session.
     result = await session.execute(query.execution_options(populate_existing=True))
     return result.scalar_one_or_none()
+
+
+async def get_rooms(
+    session: AsyncSession, *, room_ids: Iterable[str], for_update: bool = False
+) -> dict[str, Room]:
+    """The rooms that exist of ``room_ids`` (``for_update``: locked, read afresh)."""
+    query = select(Room).where(Room.id.in_(set(room_ids)))
+    if for_update:
+        query = query.with_for_update().execution_options(populate_existing=True)
+    return {room.id: room for room in await session.scalars(query)}
 
 
 async def get_room_by_code(
@@ -48,8 +83,13 @@ async def get_room_by_code(
 
 
 async def code_exists(session: AsyncSession, *, code: str) -> bool:
-    result = await session.execute(select(Room.id).where(Room.code == code))
-    return result.first() is not None
+    return bool(await codes_taken(session, codes=[code]))
+
+
+async def codes_taken(session: AsyncSession, *, codes: Iterable[str]) -> set[str]:
+    """Those of ``codes`` that a room has."""
+    result = await session.scalars(select(Room.code).where(Room.code.in_(set(codes))))
+    return set(result)
 
 
 async def count_hosted_rooms(
@@ -90,9 +130,18 @@ async def set_status(
     session: AsyncSession, *, room: Room, status: str, closed_reason: str | None = None
 ) -> None:
     """The status column's one writer: app/rooms/lifecycle.py, which checks the transition."""
-    room.status = status
-    room.closed_reason = closed_reason
-    room.updated_at = room.active_at = utcnow()
+    await set_statuses(session, rooms=[room], status=status, closed_reason=closed_reason)
+
+
+async def set_statuses(
+    session: AsyncSession, *, rooms: Sequence[Room], status: str, closed_reason: str | None = None
+) -> None:
+    """``set_status`` of several rooms, in one flush."""
+    now = utcnow()
+    for room in rooms:
+        room.status = status
+        room.closed_reason = closed_reason
+        room.updated_at = room.active_at = now
     await session.flush()
 
 
@@ -133,11 +182,19 @@ async def get_seats(session: AsyncSession, *, room_id: str) -> list[Seat]:
 
 
 async def count_seats(
-    session: AsyncSession, *, room_ids: list[str], below: int | None = None
+    session: AsyncSession, *, room_ids: list[str], below: int | Mapping[str, int] | None = None
 ) -> dict[str, int]:
-    """Occupied seats per room (``below``: only seat numbers under it)."""
+    """Occupied seats per room (``below``: only seat numbers under it, one for all rooms or
+    room -> its own)."""
     if not room_ids:
         return {}
+    if isinstance(below, Mapping):
+        query = select(Seat.room_id, Seat.seat).where(Seat.room_id.in_(room_ids))
+        counts: dict[str, int] = {}
+        for room_id, seat in await session.execute(query):
+            if seat < below[room_id]:
+                counts[room_id] = counts.get(room_id, 0) + 1
+        return counts
     query = select(Seat.room_id, func.count()).where(Seat.room_id.in_(room_ids))
     if below is not None:
         query = query.where(Seat.seat < below)
@@ -164,11 +221,19 @@ async def put_in_seat(
 async def fill_seats(
     session: AsyncSession, *, room_id: str, occupants: Mapping[int, tuple[str | None, str | None]]
 ) -> None:
-    """Occupy empty seats at once: seat -> (player, bot), one of the two set (one flush: a
-    tournament round seats hundreds of players in its transaction)."""
+    """Occupy empty seats at once: seat -> (player, bot), one of the two set."""
+    await fill_rooms(session, occupants={room_id: occupants})
+
+
+async def fill_rooms(
+    session: AsyncSession, *, occupants: Mapping[str, Mapping[int, tuple[str | None, str | None]]]
+) -> None:
+    """``fill_seats`` of several rooms, room -> its occupants, in one flush (a tournament round
+    seats hundreds of players in its transaction)."""
     session.add_all(
         Seat(room_id=room_id, seat=seat, player_id=player_id, bot=bot)
-        for seat, (player_id, bot) in sorted(occupants.items())
+        for room_id, seated in occupants.items()
+        for seat, (player_id, bot) in sorted(seated.items())
     )
     await session.flush()
 
