@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from app.main import create_app
 from app.settings import Settings
@@ -700,3 +700,55 @@ async def test_standings_follow_the_stored_results(
     # Buchholz: the opponents' points at the table (a bye adds none).
     buchholz = {s["entrant"]: s["tiebreaks"]["buchholz"] for s in after["standings"]}
     assert buchholz[seated[0]] == 3 and buchholz[seated[3]] == 6 and buchholz[bye] == 0
+
+
+async def test_a_rounds_tables_open_in_the_same_statements_however_many(
+    api: httpx.AsyncClient, app: Any, make_guest: MakeGuest
+) -> None:
+    """From the start to every table's first deal in play: the rooms, seats and sets made,
+    every table opened, its room read, its set and deal written. A round of eight tables costs
+    the statements of a round of two, give or take a batch (docs/PERFORMANCE.md)."""
+    org = await organizer(api, make_guest)
+    guests = [await make_guest(f"P{n}") for n in range(40)]
+    db = app.state.db
+    counts = []
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    for size in (8, 32):
+        tid = (await create(api, org, max_entrants=size, rated=False))["id"]
+        for guest in guests[:size]:
+            assert (await enter(api, tid, guest)).status_code == 201
+        guests = guests[size:] + guests[:size]  # nobody sits at two tables at once
+        statements.clear()
+        engines = {id(e): e for e in (db.engine, db.history_engine)}.values()
+        for engine in engines:
+            event.listen(engine.sync_engine, "before_cursor_execute", seen)
+        try:
+            started = await api.post(f"/api/tournaments/{tid}/start", headers=org.headers)
+            assert started.status_code == 200, started.text
+            codes = {t["code"] for t in started.json()["rounds"][0]["tables"]}
+            assert len(codes) == size // 4
+            for _ in range(500):
+                dealt = [
+                    t for t in app.state.live.tables.values()
+                    if t.room.code in codes and t.core.deal_id is not None
+                ]  # fmt: skip
+                if len(dealt) == len(codes):
+                    break
+                await asyncio.sleep(0.02)
+            assert len(dealt) == len(codes)
+            await app.state.tournaments.idle()
+        finally:
+            for engine in engines:
+                event.remove(engine.sync_engine, "before_cursor_execute", seen)
+        # SQLite runs the sets' and deals' INSERT ... RETURNING a row at a time (in process:
+        # SQLAlchemy keeps their ids in order so); PostgreSQL sends each as one statement.
+        row_at_a_time = ("INSERT INTO game_sets", "INSERT INTO deals")
+        if db.engine.dialect.name == "sqlite":
+            statements[:] = [s for s in statements if not s.startswith(row_at_a_time)]
+        counts.append(len(statements))
+    small, big = counts
+    assert big - small <= 4, counts  # was 29 statements more for each table
