@@ -389,7 +389,8 @@ class Notification(Base):
 
 # --- clubs: members, leaders, join requests (app/players/clubs.py) -----------------------------
 
-CLUB_ROLES = ("leader", "member")
+ClubRole = Literal["leader", "member"]
+CLUB_ROLES: tuple[str, ...] = get_args(ClubRole)
 
 
 class Club(Base):
