@@ -269,6 +269,18 @@ class RoomSettings(_StuckAlias):
     )
 
 
+class RoomIn(RoomSettings):
+    """POST /api/rooms: the room's settings, and the club whose members alone take its seats."""
+
+    club_id: int | None = Field(
+        default=None, ge=1, description="A club's table: only its members sit; the host is one"
+    )
+
+    def settings(self) -> RoomSettings:
+        """The room's settings alone, as the host sent them."""
+        return RoomSettings.model_validate(self.model_dump(exclude={"club_id"}, exclude_unset=True))
+
+
 class RoomSettingsPatch(_StuckAlias):
     """Only the fields to change. A new preset resets target_points and the Klasik options to
     the new preset's defaults unless the same patch sets them."""

@@ -20,8 +20,16 @@ async def create_room(
     host_id: str,
     settings: dict[str, Any],
     quickplay: bool = False,
+    club_id: int | None = None,
 ) -> Room:
-    room = Room(code=code, host_id=host_id, settings=settings, status="open", quickplay=quickplay)
+    room = Room(
+        code=code,
+        host_id=host_id,
+        settings=settings,
+        status="open",
+        quickplay=quickplay,
+        club_id=club_id,
+    )
     session.add(room)
     await session.flush()
     return room
