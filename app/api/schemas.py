@@ -138,6 +138,14 @@ class ClubRankOut(BaseModel):
     rated_sets: int = Field(description="0: unrated, the rating every player starts from")
 
 
+class ClubTableOut(BaseModel):
+    code: str = Field(description="The room: /r/{code}")
+    status: RoomStatus
+    host: PlayerOut
+    seats_taken: int
+    seats: int = Field(description="The table's seats (4, or 5 at a Klasik table of 5)")
+
+
 class ClubOut(ClubRef):
     description: str
     open: bool
@@ -147,6 +155,9 @@ class ClubOut(ClubRef):
     events: list[ClubEventOut] = Field(description="Its latest tournaments, latest start first")
     leaderboard: dict[Mode, list[ClubRankOut]] = Field(
         description="In each mode, every member ranked by rating"
+    )
+    tables: list[ClubTableOut] = Field(
+        description="The club's tables open or playing, newest activity first"
     )
 
 
@@ -387,6 +398,9 @@ class RoomSummary(BaseModel):
     humans_online: int
     spectators: int
     quickplay: bool
+    club: ClubRef | None = Field(
+        default=None, description="A club's table: only its members sit; anyone watches"
+    )
     active_at: datetime
 
 

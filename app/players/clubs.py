@@ -26,6 +26,7 @@ from app import cursors
 from app.errors import GapleError
 from app.players import accounts, social
 from app.players.ratings import MODEL, displayed, ordinal
+from app.presets import LISTED, seat_count
 from app.store import clubs as store
 from app.store.clubs import LEADER
 from app.store.locks import serialise
@@ -35,6 +36,7 @@ from app.store.types import utcnow
 NAME_LENGTH = (3, 40)  # characters, after trimming
 DESCRIPTION_LENGTH = 500
 EVENTS_SHOWN = 20  # the club's latest events on its page
+TABLES_SHOWN = 20  # and its tables in use
 BATTLE_CLUBS = 10  # the most clubs one team battle lists
 
 # Every code a refusal may carry, and the HTTP status the API answers it with.
@@ -335,13 +337,10 @@ async def announce(
 ) -> list[Notification]:
     """Tell every member of these clubs of a club event (``kind``: created or started)."""
     clubs = await store.get_clubs(session, club_ids=club_ids)
-    ids = await store.member_ids(session, club_ids=club_ids)
-    memberships = {
-        player_id: await store.memberships_among(session, player_id=player_id, club_ids=club_ids)
-        for player_id in ids
-    }
+    memberships = await store.members_among(session, club_ids=club_ids)
     extras = []
-    for player_id in ids:
+    for player_id in sorted(memberships):
+        # A member of several of a battle's clubs hears of it once, as the first listed's.
         club = clubs[min(memberships[player_id], key=club_ids.index)]
         extras.append(
             (
@@ -426,6 +425,7 @@ async def view(session: AsyncSession, *, club_id: int) -> dict[str, Any]:
             for position, (m, name) in enumerate(ranked, start=1)
         ]
     events = await store.events_of(session, club_id=club.id, limit=EVENTS_SHOWN)
+    tables = await store.tables_of(session, club_id=club.id, statuses=LISTED, limit=TABLES_SHOWN)
     return {
         **store.summary(club),
         "description": club.description,
@@ -455,6 +455,16 @@ async def view(session: AsyncSession, *, club_id: int) -> dict[str, Any]:
             for t in events
         ],
         "leaderboard": board,
+        "tables": [
+            {
+                "code": room.code,
+                "status": room.status,
+                "host": {"player_id": room.host_id, "name": host},
+                "seats_taken": taken,
+                "seats": seat_count(room.settings),
+            }
+            for room, host, taken in tables
+        ],
     }
 
 

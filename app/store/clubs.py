@@ -18,6 +18,8 @@ from app.store.models import (
     ClubRequest,
     Player,
     Rating,
+    Room,
+    Seat,
     Tournament,
     TournamentClub,
 )
@@ -111,15 +113,18 @@ async def members_of(session: AsyncSession, *, club_id: int) -> list[tuple[ClubM
     return [(member, name) for member, name in rows]
 
 
-async def member_ids(session: AsyncSession, *, club_ids: Iterable[int]) -> list[str]:
-    """The players who belong to any of these clubs, each once."""
+async def members_among(session: AsyncSession, *, club_ids: Iterable[int]) -> dict[str, set[int]]:
+    """The players who belong to any of these clubs, each with which of them."""
     ids = set(club_ids)
     if not ids:
-        return []
-    rows = await session.scalars(
-        select(ClubMember.player_id).where(ClubMember.club_id.in_(ids)).distinct()
+        return {}
+    found: dict[str, set[int]] = {}
+    rows = await session.execute(
+        select(ClubMember.player_id, ClubMember.club_id).where(ClubMember.club_id.in_(ids))
     )
-    return sorted(rows)
+    for player_id, club_id in rows:
+        found.setdefault(player_id, set()).add(club_id)
+    return found
 
 
 async def count_members(session: AsyncSession, *, club_id: int, role: str | None = None) -> int:
@@ -240,6 +245,28 @@ async def events_of(session: AsyncSession, *, club_id: int, limit: int) -> list[
         .limit(limit)
     )
     return list(rows)
+
+
+async def tables_of(
+    session: AsyncSession, *, club_id: int, statuses: Iterable[str], limit: int
+) -> list[tuple[Room, str, int]]:
+    """The club's rooms in these statuses, newest activity first, with their host's name and
+    how many seats are taken."""
+    taken = (
+        select(func.count())
+        .select_from(Seat)
+        .where(Seat.room_id == Room.id)
+        .correlate(Room)
+        .scalar_subquery()
+    )
+    rows = await session.execute(
+        select(Room, Player.name, taken)
+        .join(Player, Player.id == Room.host_id)
+        .where(Room.club_id == club_id, Room.status.in_(list(statuses)))
+        .order_by(Room.active_at.desc(), Room.id.desc())
+        .limit(limit)
+    )
+    return [(room, name, int(count)) for room, name, count in rows]
 
 
 def summary(club: Club) -> dict[str, Any]:

@@ -133,7 +133,7 @@ async def test_founding_makes_the_founder_its_leader(
     assert roles(body) == {ayu.player_id: "leader"}
     assert set(body["members"][0]["ratings"]) == {"tunggal", "ganda"}
     assert [r["player_id"] for r in body["leaderboard"]["tunggal"]] == [ayu.player_id]
-    assert body["events"] == []
+    assert body["events"] == [] and body["tables"] == []
     listed = (await api.get("/api/clubs", params={"q": "MELATI"})).json()
     assert listed["clubs"] == [
         {
@@ -415,6 +415,16 @@ async def test_a_club_table_seats_members_only(
     assert room["club"] == {"id": cid, "name": "Gardu Melati"}
     assert "club_id" not in room["settings"]
     code = room["code"]
+    # The club's page lists its tables in use.
+    assert (await club(api, cid))["tables"] == [
+        {
+            "code": code,
+            "status": "open",
+            "host": {"player_id": ayu.player_id, "name": "Ayu"},
+            "seats_taken": 0,
+            "seats": 4,
+        }
+    ]
     for guest in (budi, tamu):
         refused(
             await api.post(f"/api/rooms/{code}/seats/1", headers=guest.headers),
