@@ -8,6 +8,7 @@ club's best entrants' stored points."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -647,3 +648,43 @@ async def test_a_team_battle_ranks_clubs_by_their_best_entrants_stored_points(
         for e in r["byes"]:
             from_tables[e] += Fraction(body["scoring"]["bye_points"])
     assert from_tables == points
+
+
+# --- races --------------------------------------------------------------------------------------
+
+
+async def test_joins_at_once_never_pass_the_limit(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    leaders = [await account(api, make_guest, f"L{n}") for n in range(6)]
+    ids = [(await found(api, lead, f"Gardu {n}"))["id"] for n, lead in enumerate(leaders)]
+    budi = await account(api, make_guest, "Budi")
+    answers = await asyncio.gather(*(join(api, cid, budi) for cid in ids))
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200] * 3 + [409] * 3, [a.text for a in answers]
+    assert all(a.json()["error"]["code"] == "club_limit" for a in answers if a.status_code == 409)
+    profile = (await api.get(f"/api/players/{budi.player_id}")).json()
+    assert len(profile["clubs"]) == 3
+
+
+async def test_two_leaders_answering_one_request_at_once_make_one_member(
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
+) -> None:
+    ayu, budi, cici = [await account(api, make_guest, n) for n in ("Ayu", "Budi", "Cici")]
+    cid = (await found(api, ayu, open=False))["id"]
+    await join(api, cid, budi)
+    await api.post(f"/api/clubs/{cid}/requests/{budi.player_id}/accept", headers=ayu.headers)
+    await api.post(
+        f"/api/clubs/{cid}/leaders", json={"player_id": budi.player_id}, headers=ayu.headers
+    )
+    await join(api, cid, cici)
+    base = f"/api/clubs/{cid}/requests/{cici.player_id}"
+    answers = await asyncio.gather(
+        api.post(f"{base}/accept", headers=ayu.headers),
+        api.post(f"{base}/decline", headers=budi.headers),
+    )
+    assert sorted(a.status_code for a in answers) == [200, 404], [a.text for a in answers]
+    member = cici.player_id in roles(await club(api, cid))
+    accepted = next(a for a in answers if a.status_code == 200).url.path.endswith("accept")
+    assert member == accepted
+    assert await count(app, ClubRequest) == 0
