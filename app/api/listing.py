@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import cursors
 from app.api.lobby import free_seats, share_link
-from app.api.schemas import RoomList, RoomSettings, RoomSummary
+from app.api.schemas import ClubRef, RoomList, RoomSettings, RoomSummary
 from app.live import LiveTables
 from app.presets import with_defaults
 from app.store import clubs as club_rows
@@ -37,7 +37,7 @@ async def usable_rooms(
     hosts = await players.get_player_names(session, player_ids=[room.host_id for room in listed])
     named = [room.club_id for room in listed if room.club_id is not None]
     clubs = {
-        i: club_rows.summary(c)
+        i: ClubRef.model_validate(club_rows.summary(c))
         for i, c in (await club_rows.get_clubs(session, club_ids=named)).items()
     }
     summaries = []

@@ -25,6 +25,7 @@ from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings
 from app.store.models import Club, ClubMember, ClubRequest, Notification, Tournament
 from tests.app.live.conftest import CONFIG
+from tests.app.test_rooms import set_online
 from tests.conftest import Guest
 
 MakeGuest = Callable[..., Awaitable[Guest]]
@@ -393,7 +394,7 @@ async def test_the_list_pages_by_name(api: httpx.AsyncClient, make_guest: MakeGu
 
 
 async def test_a_club_table_seats_members_only(
-    api: httpx.AsyncClient, make_guest: MakeGuest
+    app: Any, api: httpx.AsyncClient, make_guest: MakeGuest
 ) -> None:
     ayu, budi, tamu = (
         await account(api, make_guest, "Ayu"),
@@ -434,6 +435,10 @@ async def test_a_club_table_seats_members_only(
         )
     await join(api, cid, budi)
     assert (await api.post(f"/api/rooms/{code}/seats/1", headers=budi.headers)).status_code == 200
+    # The lobby lists a public club table as any other, naming its club (anyone may watch).
+    await set_online(app, code)
+    lobby = (await api.get("/api/rooms")).json()["rooms"]
+    assert [(r["code"], r["club"]) for r in lobby] == [(code, {"id": cid, "name": "Gardu Melati"})]
     # Anyone may still watch: the room is read by its code.
     watched = await api.get(f"/api/rooms/{code}")
     assert [s.get("player_id") for s in watched.json()["seats"]][:2] == [None, budi.player_id]
