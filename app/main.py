@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from app.api import admin as admin_api
 from app.api import analysis as analysis_api
 from app.api import api_router, health
+from app.api import club_moderation as club_moderation_api
 from app.api import moderation as moderation_api
 from app.api import records as records_api
 from app.api import sets as history_api
@@ -163,6 +164,7 @@ def create_app(
     if admin:  # without an operator the admin API and its page are absent, not refused
         app.include_router(admin_api.router, prefix="/api")
         app.include_router(moderation_api.router, prefix="/api")
+        app.include_router(club_moderation_api.admin_router, prefix="/api")
     document_rate_limits(app)
     document_bans(app)
     _mount_client(app, STATIC_DIR, admin=admin)

@@ -119,6 +119,9 @@ class Settings(BaseSettings):
     challenge_seconds: float = Field(default=120.0, gt=0)  # a challenge unanswered: expired
     rate_tournaments: str = "5/minute;20/day"  # POST /api/tournaments
     rate_tournament_entries: str = "30/minute"  # enter, confirm, withdraw
+    rate_clubs: str = "5/minute;20/day"  # POST /api/clubs
+    rate_club_members: str = "30/minute"  # join, leave, a leader's answers and changes
+    max_clubs: int = Field(default=10, gt=0)  # clubs (not closed) a player belongs to
     rate_records: str = "20/minute"  # POST /api/records/replay: each call re-plays a whole set
     max_sockets_per_address: int = Field(default=50, gt=0)  # WebSockets at once, per node
 
@@ -168,6 +171,8 @@ class Settings(BaseSettings):
         "rate_parties",
         "rate_tournaments",
         "rate_tournament_entries",
+        "rate_clubs",
+        "rate_club_members",
         "rate_records",
         "rate_reports",
     )

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from app.api import (
     accounts,
     challenges,
+    clubs,
     guests,
     health,
     metrics,
@@ -31,4 +32,5 @@ api_router.include_router(challenges.router)
 api_router.include_router(parties.router)
 api_router.include_router(reports.router)
 api_router.include_router(tournaments.router)
+api_router.include_router(clubs.router)
 api_router.routes.extend(metrics.router.routes)  # added as-is, outside the prefix: /metrics

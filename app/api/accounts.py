@@ -26,6 +26,7 @@ from app.api.errors import (
     Unauthorized,
 )
 from app.api.ratelimit import limiter_of, rate_limit
+from app.api.schemas import ClubMembershipOut
 from app.players import accounts, bans, profiles, sessions
 from app.players.accounts import USERNAME_RULE, AccountError
 from app.players.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH
@@ -134,6 +135,7 @@ class ProfileOut(BaseModel):
     username: str | None
     joined: datetime
     modes: dict[Mode, ModeRecordOut]
+    clubs: list[ClubMembershipOut] = Field(description="The clubs (not closed) it belongs to")
 
 
 class LeaderboardEntry(BaseModel):

@@ -93,6 +93,17 @@ ErrorCode = Literal[
     "too_few_entrants",
     "tournament_started",
     "tournament_over",
+    # clubs (app/players/clubs.py REFUSALS)
+    "not_leader",
+    "not_club_member",
+    "club_not_found",
+    "member_not_found",
+    "request_not_found",
+    "club_name_taken",
+    "club_limit",
+    "club_closed",
+    "last_leader",
+    "member_is_leader",
     # records (docs/NOTATION.md)
     "bad_record",
 ]
@@ -139,6 +150,16 @@ class Conflict(ApiError):
 
 class Invalid(ApiError):
     status, code = 422, "invalid"
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {403: Forbidden, 404: NotFound, 409: Conflict, 422: Invalid}
+
+
+def refusal(error: GapleError, statuses: dict[str, int]) -> ApiError:
+    """A service's refusal as the API's error, with the status its code has in ``statuses``
+    (a service's ``REFUSALS``, e.g. app/players/clubs.py)."""
+    kind = _BY_STATUS[statuses[error.code]]
+    return kind(error.message, code=error.code, field=error.field)
 
 
 # Every 503 says when to try again: Redis or the database may be back by then (a node

@@ -8,9 +8,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import cursors
 from app.api.lobby import free_seats, share_link
-from app.api.schemas import RoomList, RoomSettings, RoomSummary
+from app.api.schemas import ClubRef, RoomList, RoomSettings, RoomSummary
 from app.live import LiveTables
 from app.presets import with_defaults
+from app.store import clubs as club_rows
 from app.store import players, rooms
 
 DEFAULT_PAGE = 50
@@ -34,6 +35,11 @@ async def usable_rooms(
     ids = [room.id for room in listed]
     seats = await rooms.get_seats_of_rooms(session, room_ids=ids)
     hosts = await players.get_player_names(session, player_ids=[room.host_id for room in listed])
+    named = [room.club_id for room in listed if room.club_id is not None]
+    clubs = {
+        i: ClubRef.model_validate(club_rows.summary(c))
+        for i, c in (await club_rows.get_clubs(session, club_ids=named)).items()
+    }
     summaries = []
     for room in listed:
         taken = seats.get(room.id, [])
@@ -51,6 +57,7 @@ async def usable_rooms(
                 humans_online=room.humans_online,
                 spectators=live.spectator_count(room.id),
                 quickplay=room.quickplay,
+                club=None if room.club_id is None else clubs.get(room.club_id),
                 active_at=room.active_at,
             )
         )

@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from app.api.errors import ApiError, Conflict, Forbidden, Invalid, NotFound, Unavailable
+from app.api.errors import ApiError, Conflict, Forbidden, Invalid, NotFound, Unavailable, refusal
 from app.api.schemas import (
+    ClubRef,
     PlayerOut,
     RoomOut,
     RoomSettings,
@@ -27,6 +28,7 @@ from app.api.schemas import (
     SeatOut,
 )
 from app.live import LiveTables
+from app.players import clubs
 from app.players.sessions import hash_token, new_token
 from app.presets import (
     KLASIK_OPTIONS,
@@ -44,6 +46,7 @@ from app.rooms import challenges, lifecycle, quickplay
 from app.rooms.lifecycle import LifecycleError
 from app.settings import Settings
 from app.store import challenges as challenge_rows
+from app.store import clubs as club_rows
 from app.store import games, players, rooms
 from app.store.models import Notification, Player, Room, Seat
 from app.store.types import utcnow
@@ -134,9 +137,21 @@ async def create_guest(
 
 
 async def create_room(
-    session: AsyncSession, *, host: Player, settings: RoomSettings, rooms_per_player: int
+    session: AsyncSession,
+    *,
+    host: Player,
+    settings: RoomSettings,
+    rooms_per_player: int,
+    club_id: int | None = None,
 ) -> Room:
+    """A room the host made; with ``club_id``, a club's table: the club is not closed and the
+    host belongs to it (``app.players.clubs.usable_club``)."""
     settings = resolve_settings(settings)
+    if club_id is not None:
+        try:
+            await clubs.usable_club(session, club_id=club_id, player_id=host.id)
+        except clubs.ClubError as exc:
+            raise refusal(exc, clubs.REFUSALS) from None
     hosted = await rooms.count_hosted_rooms(session, host_id=host.id, statuses=LISTED)
     if hosted >= rooms_per_player:
         raise Conflict(
@@ -148,7 +163,11 @@ async def create_room(
             continue
         try:
             room = await rooms.create_room(
-                session, code=code, host_id=host.id, settings=stored_settings(settings)
+                session,
+                code=code,
+                host_id=host.id,
+                settings=stored_settings(settings),
+                club_id=club_id,
             )
             await session.commit()
         except IntegrityError:  # another request took the same code meanwhile
@@ -235,6 +254,11 @@ async def sit(session: AsyncSession, *, room: Room, player: Player, seat: int) -
     bot's seat back that one left, or any bot's seat if the host allows it (``may_take``)."""
     _require_seat(room, seat)
     _require_live(room)
+    if room.club_id is not None:
+        try:
+            await clubs.require_member(session, club_id=room.club_id, player_id=player.id)
+        except clubs.ClubError as exc:
+            raise refusal(exc, clubs.REFUSALS) from None
     taken = {s.seat: s for s in await rooms.get_seats(session, room_id=room.id)}
     current = next((s for s in taken.values() if s.player_id == player.id), None)
     if current is not None and current.seat == seat:
@@ -391,6 +415,13 @@ async def close(
     await session.commit()
 
 
+async def _club_ref(session: AsyncSession, club_id: int | None) -> ClubRef | None:
+    if club_id is None:
+        return None
+    club = await club_rows.get_club(session, club_id=club_id)
+    return None if club is None else ClubRef.model_validate(club_rows.summary(club))
+
+
 def public_base_url(request: Request, settings: Settings) -> str:
     """Where the service is reached: ``GAPLE_PUBLIC_URL``, else the address the call came to."""
     return settings.public_url or str(request.base_url)
@@ -450,6 +481,7 @@ async def room_view(
             round=room.round,
             name=await games.tournament_name(session, tournament_id=room.tournament_id),
         ),
+        club=await _club_ref(session, room.club_id),
         created_at=room.created_at,
         active_at=room.active_at,
     )

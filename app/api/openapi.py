@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 from app import presets
 from app.api import analysis, reports, schemas, sets
 from app.api.errors import ERROR_COMPONENT, ErrorCode, error_responses
-from app.players import parties, screening, social
+from app.players import clubs, parties, screening, social
 from app.rooms import challenges, protocol
 from app.store import models
 from app.tournaments import formats as tournament_formats
@@ -61,6 +61,8 @@ ENUMS: dict[str, Any] = {
     "RoundStatus": tournament_formats.RoundStatus,
     "RoundStage": tournament_formats.Stage,
     "ReportCategory": reports.Category,
+    "ClubRole": models.ClubRole,
+    "ClubJoin": clubs.Joined,
     "ReportStatus": reports.ReportStatus,
     "ErrorCode": ErrorCode,
 }

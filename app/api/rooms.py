@@ -11,7 +11,7 @@ from app.api.auth import CurrentPlayer
 from app.api.deps import LiveDep, NeedsCluster, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA
 from app.api.ratelimit import rate_limit
-from app.api.schemas import BotIn, RoomList, RoomOut, RoomSettings, RoomSettingsPatch
+from app.api.schemas import BotIn, RoomIn, RoomList, RoomOut, RoomSettingsPatch
 from app.presets import MAX_SEATS
 
 router = APIRouter(prefix="/rooms", tags=["rooms"])
@@ -26,6 +26,7 @@ AUTH: Responses = {401: _err("Missing or invalid token")}
 ROOM: Responses = {404: _err("Unknown room code")}
 HOST: Responses = {403: _err("Only the host may do this")}
 STATE: Responses = {409: _err("Seat taken, room full, or the room's status forbids it")}
+CLUB: Responses = {403: _err("`not_club_member`: a club's table seats its members only")}
 BAD: Responses = {422: _err("Invalid input; `field` names it")}
 
 SeatNumber = Annotated[
@@ -42,7 +43,7 @@ SeatNumber = Annotated[
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    responses={**AUTH, **STATE, **BAD},
+    responses={**AUTH, **CLUB, 404: _err("`club_not_found`"), **STATE, **BAD},
     dependencies=[Depends(rate_limit("rooms"))],
 )
 async def create_room(
@@ -51,10 +52,15 @@ async def create_room(
     session: SessionDep,
     settings: SettingsDep,
     live: LiveDep,
-    body: Annotated[RoomSettings, Body()] = RoomSettings(),  # noqa: B008 - pydantic default
+    body: Annotated[RoomIn, Body()] = RoomIn(),  # noqa: B008 - pydantic default
 ) -> RoomOut:
+    """A room with the host's settings; with `club_id`, a club's table (only its members sit)."""
     room = await lobby.create_room(
-        session, host=player, settings=body, rooms_per_player=settings.rooms_per_player
+        session,
+        host=player,
+        settings=body.settings(),
+        rooms_per_player=settings.rooms_per_player,
+        club_id=body.club_id,
     )
     return await lobby.room_view(
         session,
@@ -125,7 +131,7 @@ async def close_room(
 
 @router.post(
     "/{code}/seats/{seat}",
-    responses={**AUTH, **ROOM, **STATE, **BAD},
+    responses={**AUTH, **ROOM, **CLUB, **STATE, **BAD},
     dependencies=[Depends(rate_limit("seats")), NeedsCluster],
 )
 async def sit(

@@ -16,6 +16,8 @@ from pydantic import (
 
 import engine
 from app import presets as rs
+from app.players import clubs
+from app.players.clubs import Joined as ClubJoin
 from app.players.parties import PartyStatus
 from app.players.social import NotificationKind
 from app.presets import (
@@ -28,6 +30,7 @@ from app.presets import (
     Stuck,
 )
 from app.rooms.challenges import MAX_INVITEES, Answer, ChallengeStatus
+from app.store.models import ClubRole
 from app.tournaments import formats as tf
 
 # Literals rather than free strings, all from app/presets.py; combinations are checked by
@@ -64,6 +67,138 @@ class GuestOut(BaseModel):
 class PlayerOut(BaseModel):
     player_id: str
     name: str
+
+
+# --- clubs (docs/API.md "Clubs"; the rules: app/players/clubs.py) ------------------------------
+
+
+class ClubIn(_Strict):
+    name: str = Field(
+        description=f"{clubs.NAME_LENGTH[0]}..{clubs.NAME_LENGTH[1]} printable characters, "
+        "trimmed; unique in any case"
+    )
+    description: str = Field(default="", max_length=2 * clubs.DESCRIPTION_LENGTH)
+    open: bool = Field(default=True, description="Anyone joins at once; false: a leader accepts")
+
+
+class ClubPatch(_Strict):
+    description: str | None = Field(default=None, max_length=2 * clubs.DESCRIPTION_LENGTH)
+    open: bool | None = None
+
+
+class ClubRenameIn(_Strict):
+    name: str = Field(description="The club's new name, as when founding it")
+
+
+class LeaderIn(_Strict):
+    player_id: str = Field(min_length=1, max_length=32, description="A member of the club")
+
+
+class ClubRef(BaseModel):
+    id: int
+    name: str
+
+
+class ClubSummary(ClubRef):
+    description: str
+    open: bool
+    members: int = Field(description="How many belong to it")
+
+
+class ClubList(BaseModel):
+    clubs: list[ClubSummary] = Field(description="By name (case-folded), then id")
+    next_cursor: str | None = Field(
+        default=None, description="Pass as `cursor` for the next page; null on the last page"
+    )
+
+
+class ClubMemberOut(BaseModel):
+    player_id: str
+    name: str
+    role: ClubRole
+    joined_at: datetime
+    ratings: dict[Mode, int] = Field(description="The shown rating in each mode")
+
+
+class ClubEventOut(BaseModel):
+    id: int = Field(description="The tournament: its page is /turnamen/{id}")
+    name: str
+    format: tf.Format
+    mode: Mode
+    status: tf.Status
+    starts_at: datetime
+    battle: bool = Field(description="A team battle among clubs (this one of them)")
+
+
+class ClubRankOut(BaseModel):
+    position: int
+    player_id: str
+    name: str
+    rating: int
+    rated_sets: int = Field(description="0: unrated, the rating every player starts from")
+
+
+class ClubTableOut(BaseModel):
+    code: str = Field(description="The room: /r/{code}")
+    status: RoomStatus
+    host: PlayerOut
+    seats_taken: int
+    seats: int = Field(description="The table's seats (4, or 5 at a Klasik table of 5)")
+
+
+class ClubOut(ClubRef):
+    description: str
+    open: bool
+    created_at: datetime
+    closed_at: datetime | None = Field(description="Closed: nobody joins, no tables or events")
+    members: list[ClubMemberOut] = Field(description="Leaders first, then by joining")
+    events: list[ClubEventOut] = Field(description="Its latest tournaments, latest start first")
+    leaderboard: dict[Mode, list[ClubRankOut]] = Field(
+        description="In each mode, every member ranked by rating"
+    )
+    tables: list[ClubTableOut] = Field(
+        description="The club's tables open or playing, newest activity first"
+    )
+
+
+class ClubJoinOut(BaseModel):
+    club_id: int
+    state: ClubJoin = Field(description="member: joined; requested: a leader answers")
+
+
+class ClubRequestOut(BaseModel):
+    player_id: str
+    name: str
+    since: datetime
+
+
+class ClubRequestsOut(BaseModel):
+    requests: list[ClubRequestOut] = Field(description="Oldest first")
+
+
+class ClubMembershipOut(ClubRef):
+    role: ClubRole
+
+
+class ClubBattleIn(_Strict):
+    clubs: list[int] = Field(
+        min_length=2, max_length=clubs.BATTLE_CLUBS, description="The clubs that meet, distinct"
+    )
+    best: int = Field(
+        ge=1, le=tf.ENTRANTS_RANGE[1], description="How many of each club's best entrants count"
+    )
+
+
+class ClubBattleOut(BaseModel):
+    clubs: list[ClubRef] = Field(description="In the organizer's order (it breaks ties)")
+    best: int
+
+
+class ClubStandingOut(BaseModel):
+    rank: int
+    club: ClubRef
+    points: int | float = Field(description="The sum of its `counted` entrants' points")
+    counted: list[int] = Field(description="Entry ids of its best `best` entrants, best first")
 
 
 KLASIK_OPTIONS = rs.KLASIK_OPTIONS
@@ -143,6 +278,18 @@ class RoomSettings(_StuckAlias):
         '"difference" (first to target_points) or "penalty" (own counts over deals_per_set '
         'deals, lowest total wins); default "difference"'
     )
+
+
+class RoomIn(RoomSettings):
+    """POST /api/rooms: the room's settings, and the club whose members alone take its seats."""
+
+    club_id: int | None = Field(
+        default=None, ge=1, description="A club's table: only its members sit; the host is one"
+    )
+
+    def settings(self) -> RoomSettings:
+        """The room's settings alone, as the host sent them."""
+        return RoomSettings.model_validate(self.model_dump(exclude={"club_id"}, exclude_unset=True))
 
 
 class RoomSettingsPatch(_StuckAlias):
@@ -230,6 +377,9 @@ class RoomOut(BaseModel):
     tournament: RoomTournamentOut | None = Field(
         default=None, description="A tournament's table: the tournament and the round it plays"
     )
+    club: ClubRef | None = Field(
+        default=None, description="A club's table: only its members take a seat; anyone watches"
+    )
     created_at: datetime
     active_at: datetime = Field(description="The room's last activity")
 
@@ -248,6 +398,9 @@ class RoomSummary(BaseModel):
     humans_online: int
     spectators: int
     quickplay: bool
+    club: ClubRef | None = Field(
+        default=None, description="A club's table: only its members sit; anyone watches"
+    )
     active_at: datetime
 
 
@@ -591,11 +744,27 @@ class TournamentIn(_Strict):
     max_entrants: int = Field(ge=ENTRANTS_MIN, le=ENTRANTS_MAX)
     rated: bool = Field(default=False, description="The tournament's sets count for ratings")
     public: bool = Field(default=True, description="Listed by GET /api/tournaments")
+    club_id: int | None = Field(
+        default=None,
+        ge=1,
+        description="A club event: only the club's members enter; the organizer is one",
+    )
+    club_battle: ClubBattleIn | None = Field(
+        default=None,
+        description="A team battle: each entrant plays for one of these clubs, and the clubs "
+        "are ranked by the sum of their best `best` entrants' points",
+    )
 
 
 class EntryIn(_Strict):
     partner_id: str | None = Field(
         default=None, max_length=32, description="Ganda: the partner, who confirms; Tunggal: none"
+    )
+    club_id: int | None = Field(
+        default=None,
+        ge=1,
+        description="A team battle: the club the entry plays for (needed only by a member of "
+        "two of its clubs)",
     )
 
 
@@ -605,6 +774,7 @@ class EntrantOut(BaseModel):
     partner: PlayerOut | None = Field(description="Ganda: the partner the entry names")
     partner_confirmed: bool = Field(description="Ganda: the partner confirmed; false in Tunggal")
     withdrawn: bool = Field(description="Withdrew after the start: forfeits the rounds left")
+    club: ClubRef | None = Field(default=None, description="A team battle: the club it plays for")
 
 
 class EntryOut(BaseModel):
@@ -688,6 +858,11 @@ class TournamentOut(BaseModel):
     rounds: list[TournamentRoundOut]
     standings: list[StandingOut] = Field(description="Empty before the first round")
     scoring: ScoringOut
+    club: ClubRef | None = Field(default=None, description="A club event: members only")
+    club_battle: ClubBattleOut | None = Field(default=None, description="A team battle")
+    club_standings: list[ClubStandingOut] = Field(
+        default_factory=list, description="A team battle's clubs ranked; empty before round 1"
+    )
 
 
 class TournamentSummary(BaseModel):

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api import lobby
 from app.api.auth import CurrentPlayer
-from app.api.deps import SessionDep, SettingsDep
+from app.api.deps import HubDep, SessionDep, SettingsDep
 from app.api.errors import ERROR_SCHEMA, ApiError, Conflict, Forbidden, Invalid, NotFound
 from app.api.listing import DEFAULT_PAGE, MAX_PAGE
 from app.api.ratelimit import rate_limit
@@ -28,6 +28,7 @@ from app.api.schemas import (
 from app.clients import address_mark, client_address
 from app.rooms import tournaments
 from app.rooms.tournament_live import TournamentRunner
+from app.rooms.tournament_play import announce
 from app.rooms.tournaments import REFUSALS, TournamentRefused
 from app.tournaments.formats import NAME_LENGTH
 
@@ -82,13 +83,23 @@ async def _view(session: AsyncSession, tournament_id: int) -> TournamentOut:
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    responses={**AUTH, 403: _err("`account_required`: guests cannot organize"), **BAD},
+    responses={
+        **AUTH,
+        403: _err(
+            "`account_required`: guests cannot organize; `not_club_member`: a club's event is "
+            "organized by a member"
+        ),
+        404: _err("`club_not_found`"),
+        409: _err("`club_closed`"),
+        **BAD,
+    },
     dependencies=[Depends(rate_limit("tournaments"))],
 )
 async def create_tournament(
-    body: TournamentIn, player: CurrentPlayer, session: SessionDep
+    body: TournamentIn, player: CurrentPlayer, session: SessionDep, hub: HubDep
 ) -> TournamentOut:
-    """An account organizes a tournament; it is `registering` until it starts."""
+    """An account organizes a tournament; it is `registering` until it starts. A club's event
+    (`club_id`) or a team battle (`club_battle`): the clubs' members get `club_tournament`."""
     name = lobby.clean_name(body.name, max_length=NAME_LENGTH[1])
     if len(name) < NAME_LENGTH[0]:
         raise Invalid(f"name must be at least {NAME_LENGTH[0]} characters", field="name")
@@ -113,8 +124,14 @@ async def create_tournament(
             max_entrants=body.max_entrants,
             rated=body.rated,
             public=body.public,
+            club_id=body.club_id,
+            battle_clubs=body.club_battle.clubs if body.club_battle else (),
+            battle_best=body.club_battle.best if body.club_battle else None,
         )
+        notices = await announce(session, tournament=made, organizer=player, started=False)
     await session.commit()
+    for notice in notices:
+        hub.notify(notice)
     return await _view(session, made.id)
 
 
@@ -157,6 +174,7 @@ def _entry_out(tournament_id: int, view: TournamentOut, entry_id: int) -> EntryO
     responses={
         **AUTH,
         **FOUND,
+        403: _err("`not_club_member`: a club's event, or a team battle, takes members only"),
         409: _err(
             "`tournament_closed`, `tournament_full`, `already_entered`, `partner_entered`, "
             "`same_address`, `tournament_over`"
@@ -182,6 +200,7 @@ async def enter_tournament(
             partner_id=body.partner_id,
             mark=address_mark(client_address(request), settings.secret),
             apart_by_address=settings.apart_by_address,
+            club_id=body.club_id,
         )
     await session.commit()
     await _changed(request, tournament_id)

@@ -11,6 +11,7 @@ from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import cursors
+from app.players import clubs
 from app.players.accounts import usernames
 from app.players.ratings import MIN_LEADERBOARD_SETS, MODEL, displayed
 from app.store.models import (
@@ -51,6 +52,7 @@ async def profile(session: AsyncSession, *, player_id: str) -> dict[str, Any] | 
         "username": names.get(player_id),
         "joined": player.created_at,
         "modes": {mode: await _mode_record(session, player_id, mode) for mode in RATED_MODES},
+        "clubs": await clubs.clubs_of(session, player_id=player_id),
     }
 
 

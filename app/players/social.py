@@ -40,6 +40,8 @@ NotificationKind = Literal[
     "rematch",
     "warning",
     "tournament_round",
+    "club_tournament",
+    "club_tournament_started",
 ]
 FRIEND_REQUEST: NotificationKind = "friend_request"
 FRIEND_ACCEPTED: NotificationKind = "friend_accepted"
@@ -50,6 +52,8 @@ PARTY_INVITE: NotificationKind = "party_invite"
 REMATCH: NotificationKind = "rematch"  # "play again" at a challenge's table (rematch)
 WARNING: NotificationKind = "warning"  # an operator's warning (app/players/fairplay.py)
 TOURNAMENT_ROUND: NotificationKind = "tournament_round"  # a round starts: the entrant's table
+CLUB_TOURNAMENT: NotificationKind = "club_tournament"  # a club event is made (app/players/clubs.py)
+CLUB_TOURNAMENT_STARTED: NotificationKind = "club_tournament_started"  # ...and it starts
 
 # The one answer for a player who does not exist, and for one who blocks the caller.
 NO_SUCH_PLAYER = "no such player"

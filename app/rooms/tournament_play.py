@@ -26,14 +26,16 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 import engine
-from app.players import ratings, social
+from app.players import clubs, ratings, social
 from app.presets import DEFAULT_BOT, Mode
 from app.rooms import lifecycle, quickplay
+from app.store import clubs as club_rows
 from app.store import players, rooms
 from app.store import tournaments as store
 from app.store.models import (
     GameSet,
     Notification,
+    Player,
     SetPlayer,
     Tournament,
     TournamentEntry,
@@ -69,6 +71,7 @@ class Progress:
     finished: bool = False  # the tournament ended now
     # (player, payload) of each ``tournament_round`` notification to store once the round is live
     seated: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    started: bool = False  # the tournament started now: its clubs' members are told (announce)
 
 
 def entrant_seats(mode: str, index: int) -> tuple[int, ...]:
@@ -183,15 +186,41 @@ async def open_round(
 
 async def notify_round(session: AsyncSession, *, progress: Progress) -> list[Notification]:
     """Store the ``tournament_round`` notifications of the rounds ``progress`` opened (from the
-    organizer). Apart from the round's own transaction, so its rooms are dealt first."""
-    if not progress.seated:
+    organizer), and at the start a club event's ``club_tournament_started``. Apart from the
+    round's own transaction, so its rooms are dealt first."""
+    if not progress.seated and not progress.started:
         return []
     tournament = await store.get_tournament(session, tournament_id=progress.tournament_id)
     assert tournament is not None
     organizer = await players.get_player(session, player_id=tournament.organizer_id)
     assert organizer is not None
-    return await social.notify_all(
-        session, kind=social.TOURNAMENT_ROUND, about=organizer, extras=progress.seated
+    notices = []
+    if progress.seated:
+        notices += await social.notify_all(
+            session, kind=social.TOURNAMENT_ROUND, about=organizer, extras=progress.seated
+        )
+    if progress.started:
+        notices += await announce(session, tournament=tournament, organizer=organizer, started=True)
+    return notices
+
+
+def _event_clubs(tournament: Tournament, battle: Sequence[int]) -> list[int]:
+    """The clubs whose members hear of the event: its club, or a team battle's clubs."""
+    return [tournament.club_id] if tournament.club_id is not None else list(battle)
+
+
+async def announce(
+    session: AsyncSession, *, tournament: Tournament, organizer: Player, started: bool
+) -> list[Notification]:
+    """The members of the event's clubs get ``club_tournament`` (made) or
+    ``club_tournament_started``; none for an event of no club."""
+    battle = await club_rows.battle_clubs(session, tournament_id=tournament.id)
+    ids = _event_clubs(tournament, battle)
+    if not ids:
+        return []
+    kind = social.CLUB_TOURNAMENT_STARTED if started else social.CLUB_TOURNAMENT
+    return await clubs.announce(
+        session, kind=kind, tournament=tournament, club_ids=ids, about=organizer
     )
 
 

@@ -14,7 +14,8 @@ it are app/rooms/tournament_play.py's.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -23,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import cursors
 from app.errors import GapleError
-from app.players import accounts
+from app.players import accounts, clubs
 from app.presets import Mode
 from app.rooms.tournament_play import (
     Progress,
@@ -32,6 +33,7 @@ from app.rooms.tournament_play import (
     round_stage,
     seat_players,
 )
+from app.store import clubs as club_rows
 from app.store import players
 from app.store import tournaments as store
 from app.store.models import (
@@ -57,7 +59,7 @@ from app.tournaments.formats import (
     TableResult,
     table_points,
 )
-from app.tournaments.standings import standings
+from app.tournaments.standings import Standing, club_standings, standings
 
 # Every code a refusal may carry, and the HTTP status the API answers it with.
 REFUSALS: dict[str, int] = {
@@ -76,6 +78,10 @@ REFUSALS: dict[str, int] = {
     "too_few_entrants": 409,
     "tournament_started": 409,
     "tournament_over": 409,
+    # a club's event or a team battle (app/players/clubs.py)
+    "not_club_member": 403,
+    "club_not_found": 404,
+    "club_closed": 409,
 }
 
 OVER = ("finished", "cancelled")
@@ -111,6 +117,9 @@ async def create(
     max_entrants: int,
     rated: bool,
     public: bool,
+    club_id: int | None = None,
+    battle_clubs: Sequence[int] = (),
+    battle_best: int | None = None,
     now: datetime | None = None,
 ) -> Tournament:
     """A new tournament, ``registering``, organized by ``organizer`` (an account, not a guest).
@@ -140,6 +149,23 @@ async def create(
         raise _invalid("min_entrants must not exceed max_entrants", "min_entrants")
     if not ENTRANTS_RANGE[0] <= max_entrants <= ENTRANTS_RANGE[1]:
         raise _invalid(f"max_entrants is {ENTRANTS_RANGE[0]}..{ENTRANTS_RANGE[1]}", "max_entrants")
+    if club_id is not None and battle_clubs:
+        raise _invalid("a team battle is among clubs: leave club_id out", "club_id")
+    if len(set(battle_clubs)) != len(battle_clubs):
+        raise _invalid("a club is listed twice", "club_battle.clubs")
+    if (battle_best is None) != (not battle_clubs):
+        raise _invalid("a team battle lists its clubs and its best", "club_battle")
+    with _club_refusals():
+        if club_id is not None:
+            await clubs.usable_club(session, club_id=club_id, player_id=organizer.id)
+        found = await club_rows.get_clubs(session, club_ids=battle_clubs)
+        for listed in battle_clubs:
+            if listed not in found:
+                raise clubs.ClubError("club_not_found", f"no club {listed}", field="club_battle")
+            if found[listed].closed_at is not None:
+                raise clubs.ClubError(
+                    "club_closed", f"the club {found[listed].name} is closed", field="club_battle"
+                )
     table = {"mode": mode, "rated": rated, "public": False}
     tournament = await store.create_tournament(
         session,
@@ -155,8 +181,65 @@ async def create(
         rated=rated,
         public=public,
         organizer_id=organizer.id,
+        club_id=club_id,
+        battle_best=battle_best,
     )
+    if battle_clubs:
+        await club_rows.add_battle_clubs(
+            session, tournament_id=tournament.id, club_ids=list(battle_clubs)
+        )
     return tournament
+
+
+@contextmanager
+def _club_refusals() -> Iterator[None]:
+    """A club's refusal (app/players/clubs.py) as the tournament's, with the same code."""
+    try:
+        yield
+    except clubs.ClubError as exc:
+        raise TournamentRefused(exc.code, exc.message, field=exc.field) from None
+
+
+async def _entry_club(
+    session: AsyncSession,
+    tournament: Tournament,
+    player: Player,
+    partner_id: str | None,
+    club_id: int | None,
+) -> int | None:
+    """The club the entry plays for in a team battle (None otherwise), after checking that the
+    player (and a Ganda partner) may enter: a club's event takes its members only; a battle's
+    entrant belongs to one of its clubs, and names it when they belong to several."""
+    battle = await club_rows.battle_clubs(session, tournament_id=tournament.id)
+    if not battle:
+        if club_id is not None:
+            raise _invalid("only a team battle's entry names a club", "club_id")
+        if tournament.club_id is not None:
+            with _club_refusals():
+                for who, field in ((player.id, None), (partner_id, "partner_id")):
+                    if who is not None:
+                        await clubs.require_member(
+                            session, club_id=tournament.club_id, player_id=who, field=field
+                        )
+        return None
+    mine = await club_rows.memberships_among(session, player_id=player.id, club_ids=battle)
+    if club_id is None:
+        if len(mine) > 1:
+            raise _invalid("you belong to several clubs of this battle: name one", "club_id")
+        if not mine:
+            raise TournamentRefused(
+                "not_club_member", "only members of the battle's clubs enter", field="club_id"
+            )
+        club_id = next(iter(mine))
+    if club_id not in battle:
+        raise _invalid("that club is not in this battle", "club_id")
+    with _club_refusals():
+        await clubs.require_member(session, club_id=club_id, player_id=player.id, field="club_id")
+        if partner_id is not None:
+            await clubs.require_member(
+                session, club_id=club_id, player_id=partner_id, field="partner_id"
+            )
+    return club_id
 
 
 # --- entries ------------------------------------------------------------------------------------
@@ -200,6 +283,7 @@ async def enter(
     partner_id: str | None,
     mark: str | None = None,
     apart_by_address: bool = False,
+    club_id: int | None = None,
 ) -> TournamentEntry:
     """``player`` enters (Ganda: with ``partner_id``, who then confirms). Refused when the
     tournament takes no entry now, is full (every entry not withdrawn holds a place, a pair
@@ -217,6 +301,7 @@ async def enter(
         raise _invalid("no such player", "partner_id")
     if not await entries_open(session, tournament):
         raise TournamentRefused("tournament_closed", "the tournament takes no more entries")
+    entry_club = await _entry_club(session, tournament, player, partner_id, club_id)
     if await store.entry_of(session, tournament_id=tournament.id, player_id=player.id):
         raise TournamentRefused("already_entered", "you already hold an entry in this tournament")
     if partner_id is not None and await store.entry_of(
@@ -244,6 +329,7 @@ async def enter(
         player_id=player.id,
         partner_id=partner_id,
         client_mark=mark,
+        club_id=entry_club,
     )
 
 
@@ -347,7 +433,11 @@ async def begin(
         byes=[b.entrant for b in pairing.byes],
     )
     await store.set_status(session, tournament=tournament, status="running")
-    return await open_round(session, tournament=tournament, number=pairing.round, new_code=new_code)
+    progress = await open_round(
+        session, tournament=tournament, number=pairing.round, new_code=new_code
+    )
+    progress.started = True
+    return progress
 
 
 async def start_due(
@@ -497,19 +587,44 @@ def _rounds_view(
     ]
 
 
-def _standings_view(
+def _ranked(
     mode: Mode,
     entries: Sequence[TournamentEntry],
     rounds: Sequence[TournamentRound],
     tables: Sequence[TournamentTable],
-) -> list[dict[str, Any]]:
+) -> tuple[Standing, ...]:
     """The standings of every entrant (withdrawn ones too) from the stored results and byes;
     none before the first round."""
     if not rounds:
-        return []
+        return ()
     results = [r for r in map(_table_result, tables) if r is not None]
     byes = [Bye(r.number, e) for r in rounds for e in r.byes]
-    ranked = standings(mode, [e.id for e in entries if is_complete(e)], results, byes)
+    return standings(mode, [e.id for e in entries if is_complete(e)], results, byes)
+
+
+def _club_standings_view(
+    ranked: Sequence[Standing],
+    entries: Sequence[TournamentEntry],
+    battle: Sequence[int],
+    best: int | None,
+    refs: dict[int, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """A team battle's clubs ranked (``standings.club_standings``); none before round 1."""
+    if not ranked or not battle or best is None:
+        return []
+    playing = {e.id: e.club_id for e in entries if e.club_id is not None}
+    return [
+        {
+            "rank": c.rank,
+            "club": refs[c.club],
+            "points": _number(c.points),
+            "counted": list(c.counted),
+        }
+        for c in club_standings(ranked, playing, battle, best)
+    ]
+
+
+def _standings_view(ranked: Sequence[Standing]) -> list[dict[str, Any]]:
     return [
         {
             "rank": s.rank,
@@ -535,6 +650,15 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
     made = [t.room_id for t in tables if t.room_id]
     codes = await store.room_codes(session, room_ids=made)
     sets = await store.first_sets(session, room_ids=made)
+    battle = await club_rows.battle_clubs(session, tournament_id=tournament.id)
+    named = {*battle, *(e.club_id for e in entries if e.club_id is not None)}
+    if tournament.club_id is not None:
+        named.add(tournament.club_id)
+    refs = {
+        c.id: club_rows.summary(c)
+        for c in (await club_rows.get_clubs(session, club_ids=named)).values()
+    }
+    ranked = _ranked(mode, entries, rounds, tables)
 
     def who(player_id: str | None) -> dict[str, str] | None:
         return None if player_id is None else {"player_id": player_id, "name": names[player_id]}
@@ -563,6 +687,7 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
                 "partner": who(e.partner_id),
                 "partner_confirmed": e.partner_confirmed,
                 "withdrawn": e.withdrawn_at is not None,
+                "club": refs.get(e.club_id) if e.club_id is not None else None,
             }
             for e in entries
         ],
@@ -570,6 +695,13 @@ async def view(session: AsyncSession, *, tournament_id: int) -> dict[str, Any]:
         "rounds": _rounds_view(
             tournament, rounds, tables, codes, sets, {e.id: e for e in entries}, names
         ),
-        "standings": _standings_view(mode, entries, rounds, tables),
+        "standings": _standings_view(ranked),
         "scoring": scoring(mode),
+        "club": refs.get(tournament.club_id) if tournament.club_id is not None else None,
+        "club_battle": {"clubs": [refs[c] for c in battle], "best": tournament.battle_best}
+        if battle
+        else None,
+        "club_standings": _club_standings_view(
+            ranked, entries, battle, tournament.battle_best, refs
+        ),
     }

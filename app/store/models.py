@@ -48,6 +48,10 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN (" + ", ".join(f"'{value}'" for value in values) + ")"
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
@@ -93,6 +97,8 @@ class Room(Base):
     # A tournament's table (app/rooms/tournaments.py): the tournament and the table's round.
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
     round: Mapped[int | None]
+    # A club's table (app/players/clubs.py): only the club's members take a seat.
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
 
 
 class Seat(Base):
@@ -381,6 +387,54 @@ class Notification(Base):
     read_at: Mapped[datetime | None]
 
 
+# --- clubs: members, leaders, join requests (app/players/clubs.py) -----------------------------
+
+ClubRole = Literal["leader", "member"]
+CLUB_ROLES: tuple[str, ...] = get_args(ClubRole)
+
+
+class Club(Base):
+    """A club ("gardu"): players who belong together. ``name_key`` is the name case-folded, so
+    names are unique whatever their case; ``open``: anyone joins at once, else a leader accepts
+    each request. Closed by a moderator (``closed_at``), or when its last member leaves."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    description: Mapped[str] = mapped_column(String(500), default="")
+    open: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]
+
+
+class ClubMember(Base):
+    """A player's membership of a club, as a ``leader`` or a ``member``."""
+
+    __tablename__ = "club_members"
+    __table_args__ = (CheckConstraint(_one_of("role", CLUB_ROLES), name="role"),)
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(8))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClubRequest(Base):
+    """A player asks to join a club that is not open; a leader accepts or declines it."""
+
+    __tablename__ = "club_requests"
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 # --- challenges and parties (app/rooms/challenges.py, app/players/parties.py) ---------------
 
 
@@ -439,10 +493,6 @@ TOURNAMENT_STATUSES = tournament_formats.STATUSES
 ROUND_STATUSES = tournament_formats.ROUND_STATUSES
 
 
-def _one_of(column: str, values: tuple[str, ...]) -> str:
-    return f"{column} IN (" + ", ".join(f"'{value}'" for value in values) + ")"
-
-
 class Tournament(Base):
     """An organized event. ``settings`` are the room settings of every set (``bracket_settings``,
     a knockout's bracket sets when the organizer wants them longer); ``rounds`` is a Swiss's
@@ -475,6 +525,22 @@ class Tournament(Base):
     pools: Mapped[list[Any] | None] = mapped_column(JSON())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # A club's event: only its members enter (NULL: anyone). A team battle instead lists its
+    # clubs (``tournament_clubs``) and counts each club's best ``battle_best`` entrants.
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
+    battle_best: Mapped[int | None]
+
+
+class TournamentClub(Base):
+    """A club of a team battle, in the order the organizer listed them (``position``)."""
+
+    __tablename__ = "tournament_clubs"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True, index=True)
+    position: Mapped[int]
 
 
 class TournamentEntry(Base):
@@ -498,6 +564,8 @@ class TournamentEntry(Base):
     withdrawn_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     client_mark: Mapped[str | None] = mapped_column(String(16))  # the entering request's address
+    # A team battle's entry: the club it plays for (one of the battle's clubs).
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
 
 
 class TournamentRound(Base):

@@ -20,9 +20,12 @@ async def create_room(
     host_id: str,
     settings: dict[str, Any],
     quickplay: bool = False,
+    club_id: int | None = None,
 ) -> Room:
     return (
-        await create_rooms(session, hosts={code: host_id}, settings=settings, quickplay=quickplay)
+        await create_rooms(
+            session, hosts={code: host_id}, settings=settings, quickplay=quickplay, club_id=club_id
+        )
     )[0]
 
 
@@ -35,7 +38,8 @@ async def create_rooms(
     **columns: Any,
 ) -> list[Room]:
     """Open rooms, code -> host each, with the same settings (and ``columns``: a tournament's
-    table's ``tournament_id`` and ``round``), in one flush: a tournament's round makes dozens."""
+    table's ``tournament_id`` and ``round``, a club's table's ``club_id``), in one flush: a
+    tournament's round makes dozens."""
     made = [
         Room(
             code=code,

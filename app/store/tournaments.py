@@ -132,6 +132,7 @@ async def add_entry(
     player_id: str,
     partner_id: str | None,
     client_mark: str | None = None,
+    club_id: int | None = None,
 ) -> TournamentEntry:
     entry = TournamentEntry(
         tournament_id=tournament_id,
@@ -139,6 +140,7 @@ async def add_entry(
         partner_id=partner_id,
         partner_confirmed=False,
         client_mark=client_mark,
+        club_id=club_id,
     )
     session.add(entry)
     await session.flush()

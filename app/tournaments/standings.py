@@ -1,4 +1,5 @@
-"""Standings from stored results: the one ranking of a tournament (or of a knockout pool).
+"""Standings from stored results: the one ranking of a tournament (or of a knockout pool), and a
+team battle's ranking of clubs from it (``club_standings``).
 
 Each entrant's points are the sum of ``formats.table_points`` over the tables they sat at, plus
 ``formats.BYE_POINTS`` per bye; the order is ``formats.TIEBREAKS``.
@@ -7,7 +8,7 @@ Each entrant's points are the sum of ``formats.table_points`` over the tables th
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -91,4 +92,52 @@ def standings(
     return tuple(
         Standing(rank, e, points[e], deal_points[e], buchholz[e], played[e], bye_count[e])
         for rank, e in enumerate(order, start=1)
+    )
+
+
+# --- a team battle: clubs ranked by their best entrants -----------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubStanding:
+    rank: int  # 1 for the leading club; every rank distinct (the last tie-break: listed order)
+    club: int
+    points: Fraction  # the sum of ``counted``'s points
+    counted: tuple[int, ...]  # the club's best ``best`` entrants, in the standings' order
+
+
+def club_standings(
+    ranked: Iterable[Standing], clubs: Mapping[int, int], listed: Sequence[int], best: int
+) -> tuple[ClubStanding, ...]:
+    """Rank the clubs of a team battle (``listed``, in the organizer's order) from the
+    entrants' standings: a club's points are the sum of the points of its ``best`` best entrants
+    (``clubs``: entrant -> the club it plays for; a club with fewer counts them all). Equal
+    points: the club whose best entrant ranks higher, then the club listed first.
+
+    Refuses (``TournamentError``) an entrant's club that is not listed, and ``best`` below 1.
+    """
+    if best < 1:
+        raise TournamentError("best is at least 1", field="best")
+    order = {club: position for position, club in enumerate(listed)}
+    if len(order) != len(listed):
+        raise TournamentError("a club is listed twice", field="clubs")
+    counted: dict[int, list[Standing]] = {club: [] for club in listed}
+    for standing in sorted(ranked, key=lambda s: s.rank):
+        club = clubs.get(standing.entrant)
+        if club is None:
+            continue  # an entrant who plays for no club counts for none
+        if club not in counted:
+            raise TournamentError(f"club {club} is not in the battle", field="clubs")
+        if len(counted[club]) < best:
+            counted[club].append(standing)
+    points = {club: sum((s.points for s in found), Fraction(0)) for club, found in counted.items()}
+
+    def first(club: int) -> int:
+        found = counted[club]
+        return found[0].rank if found else 1 << 31
+
+    ordered = sorted(listed, key=lambda c: (-points[c], first(c), order[c]))
+    return tuple(
+        ClubStanding(rank, club, points[club], tuple(s.entrant for s in counted[club]))
+        for rank, club in enumerate(ordered, start=1)
     )

@@ -99,13 +99,17 @@ export function notificationText(msg) {
     mode,
     round: p.round || '',
     tournament: p.tournament || '',
+    club: p.club || '',
   });
 }
 
-/** Where a notification leads, or null: a tournament's round to the tournament's page. */
+const TOURNAMENT_KINDS = ['tournament_round', 'club_tournament', 'club_tournament_started'];
+
+/** Where a notification leads, or null: a tournament's round, or a club's event, to the
+ * tournament's page. */
 export function notificationLink(msg) {
   const p = msg.payload || {};
-  if (msg.kind === 'tournament_round' && Number.isInteger(p.tournament_id)) return `/turnamen/${p.tournament_id}`;
+  if (TOURNAMENT_KINDS.includes(msg.kind) && Number.isInteger(p.tournament_id)) return `/turnamen/${p.tournament_id}`;
   return null;
 }
 

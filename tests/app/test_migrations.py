@@ -23,6 +23,7 @@ TABLES = {
     *("challenges", "challenge_invitees", "parties"),
     *("reports", "mutes", "audit_log"),
     "chat_log",
+    *("clubs", "club_members", "club_requests", "tournament_clubs"),
 }
 
 

@@ -342,6 +342,15 @@ async def test_openapi_documents_the_429(api: Client) -> None:
         ("/api/tournaments/{tournament_id}/entries", "post"),
         ("/api/tournaments/{tournament_id}/entries/{entry_id}/confirm", "post"),
         ("/api/tournaments/{tournament_id}/entries/me", "delete"),
+        # clubs: founding one, and joining, leaving, a leader's answers and changes (one budget)
+        ("/api/clubs", "post"),
+        ("/api/clubs/{club_id}", "patch"),
+        ("/api/clubs/{club_id}/members", "post"),
+        ("/api/clubs/{club_id}/members/me", "delete"),
+        ("/api/clubs/{club_id}/members/{player_id}", "delete"),
+        ("/api/clubs/{club_id}/leaders", "post"),
+        ("/api/clubs/{club_id}/requests/{player_id}/accept", "post"),
+        ("/api/clubs/{club_id}/requests/{player_id}/decline", "post"),
     }
     for path, methods in paths.items():
         for method, operation in methods.items():

@@ -197,7 +197,9 @@ async def test_the_body_of_a_new_tournament(api: httpx.AsyncClient, make_guest: 
         *("settings", "bracket_settings", "round_count", "min_entrants", "max_entrants"),
         *("rated", "public", "entries_open", "entrants", "pools", "rounds", "standings"),
         "scoring",
+        *("club", "club_battle", "club_standings"),
     }
+    assert (made["club"], made["club_battle"], made["club_standings"]) == (None, None, [])
     assert made["name"] == "Piala Desa" and made["status"] == "registering"
     assert (made["format"], made["mode"], made["round_count"]) == ("swiss", "tunggal", 5)
     assert made["organizer"] == {"player_id": org.player_id, "name": "Org"}
@@ -330,6 +332,7 @@ async def test_tunggal_entries_duplicates_full_and_withdrawing(
         "partner": None,
         "partner_confirmed": False,
         "withdrawn": False,
+        "club": None,
     }
     refused(await enter(api, tid, players[0]), 409, "already_entered")
     refused(await enter(api, tid, players[1], players[2]), 422, "invalid")  # no partner in Tunggal
