@@ -85,9 +85,7 @@ def test_a_closed_club_takes_a_member_and_a_club_battle_runs_to_the_end(
     member_of(lobby_api, mawar, dewi)
     asked = lobby_api._call("POST", f"/api/clubs/{melati}/members", eka["token"])
     assert asked["state"] == "requested"
-    lobby_api._call(
-        "POST", f"/api/clubs/{melati}/requests/{eka['player_id']}/accept", ayu["token"]
-    )
+    lobby_api._call("POST", f"/api/clubs/{melati}/requests/{eka['player_id']}/accept", ayu["token"])
 
     # The leader makes a club-against-club Swiss on the form: one round, one deal a set.
     leader.goto("/turnamen")
@@ -165,3 +163,35 @@ def test_a_closed_club_takes_a_member_and_a_club_battle_runs_to_the_end(
     leader.goto(f"/klub/{melati}")
     leader.by("club-event", id=tid, battle="true", status="finished").wait_for()
     no_horizontal_scroll(leader)
+
+
+def test_a_club_table_from_the_lobby_is_labelled_with_its_club(
+    open_page: Any, lobby_api: LobbyApi
+) -> None:
+    host = account(lobby_api, "RinaKenanga")
+    club = lobby_api._call("POST", "/api/clubs", host["token"], json={"name": "Gardu Kenanga"})
+    page = open_page(viewport=SMALL_PHONE, label="host")
+    as_player(page, host, "rinakenanga")
+    # The room form offers the player's clubs, "no club" first.
+    choice = page.by("create-club")
+    choice.wait_for()
+    assert choice.locator("option").all_inner_texts() == ["Tanpa klub", "Gardu Kenanga"]
+    choice.select_option(str(club["id"]))
+    page.by("create-public").set_checked(True)
+    page.by("create-submit").click()
+    page.by("room-screen").wait_for()
+    code = page.by("room-code").inner_text().strip()
+    assert lobby_api.room(code)["club"] == {"id": club["id"], "name": "Gardu Kenanga"}
+
+    # Anyone's lobby lists it with its club, which links to the club's page and its tables.
+    watcher = open_page(viewport=SMALL_PHONE, label="watcher")
+    watcher.open_lobby()
+    label = watcher.by("room-row", code=code).locator('[data-testid="room-club"]')
+    label.wait_for()
+    assert label.inner_text().strip() == "Klub Gardu Kenanga"
+    no_horizontal_scroll(watcher)
+    label.locator("a").click()
+    watcher.by("club", status="ready", id=club["id"]).wait_for()
+    watcher.by("club-table", code=code).wait_for()
+    assert watcher.by("club-join-need-account").count() == 1  # a guest: no join button
+    no_horizontal_scroll(watcher)
