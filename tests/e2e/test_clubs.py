@@ -5,7 +5,9 @@ against club" Swiss on the tournament form (their club and another found by name
 of each counting), two members of each club enter, the leader starts it from its page, the
 entrants leave their seats to bots (a no-show is played by the clock, then by a bot: leaving
 skips the clock's turns) and the one-round Swiss runs to its end: the page shows the clubs
-ranked as the server ranks them and each entrant's club. Nothing scrolls sideways."""
+ranked as the server ranks them and each entrant's club. Then the last leader leaves, naming the
+next one when the server asks for a successor. Nothing scrolls sideways. And a club table made
+from the lobby's form, labelled with its club in the lobby's list and on its room."""
 
 from __future__ import annotations
 
@@ -164,6 +166,21 @@ def test_a_closed_club_takes_a_member_and_a_club_battle_runs_to_the_end(
     leader.by("club-event", id=tid, battle="true", status="finished").wait_for()
     no_horizontal_scroll(leader)
 
+    # The last leader leaves: the server asks for a successor, the page offers the members.
+    leader.page.on("dialog", lambda dialog: dialog.accept())
+    leader.by("club-leave").click()
+    leader.by("club-successor-select").wait_for()
+    refused = [c for c in leader.console if "status of 409" in c]
+    assert len(refused) == 1, leader.console  # the refusal the page turned into the choice
+    leader.console.remove(refused[0])
+    offered = leader.by("club-successor-select").locator("option")
+    assert offered.all_inner_texts()[1:] == ["BudiGardu", "EkaGardu"]
+    leader.by("club-successor-select").select_option(budi["player_id"])
+    leader.by("club-leave").click()
+    leader.by("club-member", player=budi["player_id"], role="leader").wait_for()
+    assert leader.by("club-member", player=ayu["player_id"]).count() == 0
+    assert leader.by("club-join").count() == 1
+
 
 def test_a_club_table_from_the_lobby_is_labelled_with_its_club(
     open_page: Any, lobby_api: LobbyApi
@@ -181,6 +198,7 @@ def test_a_club_table_from_the_lobby_is_labelled_with_its_club(
     page.by("create-submit").click()
     page.by("room-screen").wait_for()
     code = page.by("room-code").inner_text().strip()
+    assert page.by("room-club-line", club=club["id"]).inner_text().strip() == "Klub Gardu Kenanga"
     assert lobby_api.room(code)["club"] == {"id": club["id"], "name": "Gardu Kenanga"}
 
     # Anyone's lobby lists it with its club, which links to the club's page and its tables.
