@@ -68,6 +68,8 @@ def test_a_closed_club_takes_a_member_and_a_club_battle_runs_to_the_end(
     leader.by("club-request-accept", player=budi["player_id"]).click()
     leader.by("club-member", player=budi["player_id"], role="member").wait_for()
     leader.by("club-requests", count=0).wait_for()
+    no_horizontal_scroll(leader)
+    save_screenshot(leader.page, "club-phone", full_page=True)
     club = lobby_api._call("GET", f"/api/clubs/{melati}")
     assert [(m["name"], m["role"]) for m in club["members"]] == [
         ("AyuGardu", "leader"),
