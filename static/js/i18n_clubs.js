@@ -82,7 +82,7 @@ export const id = {
   'club.battle.search': 'Tambah klub (cari nama)',
   'club.battle.add': 'Tambah',
   'club.battle.remove': 'Hapus {name}',
-  'club.battle.best': 'Poin terbaik dihitung per klub',
+  'club.battle.best': 'Peserta terbaik yang dihitung per klub',
   'club.battle.hint': 'Setiap klub dinilai dari jumlah poin {n} pesertanya yang terbaik.',
   'club.standings': 'Klasemen klub',
   'club.col.club': 'Klub',
@@ -107,7 +107,7 @@ export const id = {
   'field.club_name': 'Nama klub',
   'field.description': 'Keterangan',
   'field.club_id': 'Klub',
-  'field.best': 'Poin terbaik dihitung per klub',
+  'field.best': 'Peserta terbaik yang dihitung per klub',
 };
 
 export const en = {

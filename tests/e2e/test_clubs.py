@@ -112,6 +112,8 @@ def test_a_closed_club_takes_a_member_and_a_club_battle_runs_to_the_end(
     ]
     leader.by("tournament-best").fill("2")
     no_horizontal_scroll(leader)
+    leader.by("tournament-battle").scroll_into_view_if_needed()
+    save_screenshot(leader.page, "club-battle-form-phone")
     leader.by("tournament-submit").click()
     leader.by("tournament", status="ready").wait_for()
     tid = int(leader.by("tournament").get_attribute("data-id"))
