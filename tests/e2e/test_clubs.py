@@ -7,7 +7,8 @@ entrants leave their seats to bots (a no-show is played by the clock, then by a 
 skips the clock's turns) and the one-round Swiss runs to its end: the page shows the clubs
 ranked as the server ranks them and each entrant's club. Then the last leader leaves, naming the
 next one when the server asks for a successor. Nothing scrolls sideways. And a club table made
-from the lobby's form, labelled with its club in the lobby's list and on its room."""
+from the lobby's form, labelled with its club in the lobby's list and on its room, and a club
+event made from the club's page."""
 
 from __future__ import annotations
 
@@ -217,3 +218,18 @@ def test_a_club_table_from_the_lobby_is_labelled_with_its_club(
     watcher.by("club-table", code=code).wait_for()
     assert watcher.by("club-join-need-account").count() == 1  # a guest: no join button
     no_horizontal_scroll(watcher)
+
+    # A member's way from the club's page to a tournament of the club: the form opens for it.
+    page.goto(f"/klub/{club['id']}")
+    page.by("club-event-new").click()
+    page.by("tournament-form").wait_for()
+    assert page.by("tournament-clubs-club").is_checked()
+    assert page.by("tournament-club").input_value() == str(club["id"])
+    no_horizontal_scroll(page)
+    page.by("tournament-name").fill("Piala Kenanga")
+    page.by("tournament-submit").click()
+    page.by("tournament", status="ready").wait_for()
+    tid = int(page.by("tournament").get_attribute("data-id"))
+    made = lobby_api._call("GET", f"/api/tournaments/{tid}")
+    assert made["club"] == {"id": club["id"], "name": "Gardu Kenanga"}
+    assert page.by("tournament-of-club").locator("a").inner_text() == "Gardu Kenanga"

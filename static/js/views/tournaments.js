@@ -45,6 +45,7 @@ const tv = {
   partner: '',
   entryClub: '', // a team battle: the club an entry plays for, when the player is in several
   clubSearch: { q: '', found: null, busy: false }, // the form's search for a battle's clubs
+  fromClub: null, // a club's page opened the form (`?klub=`): its club
   going: null,
 };
 
@@ -84,10 +85,10 @@ export function openTournaments(id) {
     tv.tab = TABS.includes(tab) ? tab : TABS[0];
     // From a club's page (`?klub=`): the form opens for an event of that club.
     const club = Number(new URLSearchParams(window.location.search).get('klub'));
-    if (Number.isInteger(club) && club > 0 && ensureDraft()) {
+    if (Number.isInteger(club) && club > 0) {
       tv.creating = true;
-      tv.draft.clubKind = 'club';
-      tv.draft.club_id = club;
+      tv.draft = null;
+      tv.fromClub = club; // the draft (made once the presets are in) starts as that club's event
     }
     loadList(false);
   } else {
@@ -156,7 +157,14 @@ function rules() {
 function ensureDraft() {
   const r = rules();
   if (tv.draft || !r || !defaultPreset()) return tv.draft;
-  tv.draft = { ...tournamentDraft(r, draftFor(defaultPreset())), clubKind: 'all', club_id: null, battle: { clubs: [], best: 2 } };
+  const club = tv.fromClub;
+  tv.fromClub = null;
+  tv.draft = {
+    ...tournamentDraft(r, draftFor(defaultPreset())),
+    clubKind: club ? 'club' : 'all',
+    club_id: club || null,
+    battle: { clubs: [], best: 2 },
+  };
   return tv.draft;
 }
 
@@ -558,7 +566,7 @@ function header(view) {
       h('time', { datetime: view.starts_at, 'data-testid': 'tournament-start' }, formatDate(view.starts_at, true))),
     h('p', {}, h('span', { class: 'muted' }, `${t('tour.organizer')} `),
       profileLink(view.organizer.player_id, view.organizer.name, { testid: 'tournament-organizer' })),
-    view.club ? h('p', { 'data-testid': 'tournament-club' }, h('span', { class: 'muted' }, `${t('club.field')}: `), clubLink(view.club)) : null,
+    view.club ? h('p', { 'data-testid': 'tournament-of-club' }, h('span', { class: 'muted' }, `${t('club.field')}: `), clubLink(view.club)) : null,
     isBattle(view) ? h('p', { 'data-testid': 'tournament-battle-clubs' },
       h('span', { class: 'muted' }, `${t('club.tour.kind.battle')}: `),
       view.club_battle.clubs.map((c, i) => [i ? ' · ' : null, clubLink(c)]),
