@@ -267,7 +267,8 @@ def _redis_retry() -> Any:
 def _mount_client(app: FastAPI, static_dir: Path, *, admin: bool) -> None:
     """The browser client: index.html for / and share links (/r/{code}, /replay/{set_id},
     /p/{player_id}, /leaderboard, the rules page /aturan, the tournaments /turnamen and
-    /turnamen/{id}; the operators' /admin when the admin API is on), assets under /static."""
+    /turnamen/{id}, the clubs /klub and /klub/{id}; the operators' /admin when the admin API is
+    on), assets under /static."""
     index = static_dir / "index.html"
 
     async def client_page() -> Any:
@@ -288,6 +289,8 @@ def _mount_client(app: FastAPI, static_dir: Path, *, admin: bool) -> None:
     app.add_api_route(
         "/turnamen/{tournament_id}", client_page, methods=["GET"], include_in_schema=False
     )
+    app.add_api_route("/klub", client_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/klub/{club_id}", client_page, methods=["GET"], include_in_schema=False)
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")
 

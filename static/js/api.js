@@ -181,6 +181,11 @@ function dueOf(src) {
 
 const num = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
+function clubOf(x) {
+  if (!x || typeof x !== 'object' || !Number.isInteger(x.id)) return null;
+  return { id: x.id, name: typeof x.name === 'string' ? x.name : '' };
+}
+
 function tournamentOf(x) {
   if (!x || typeof x !== 'object' || !Number.isInteger(x.id)) return null;
   return { id: x.id, round: Number.isInteger(x.round) ? x.round : null, name: typeof x.name === 'string' ? x.name : '' };
@@ -192,7 +197,7 @@ function tournamentOf(x) {
  * added here (they are the server's: GET /api/presets); seats [{seat, player_id, name, bot,
  * left_by, ready}]; host_id or host.player_id; status; closed_reason; seats_taken; spectators (a
  * number or a list); share_link; host_name or host.name; quickplay; rematch; bots_in_ms;
- * tournament ({id, round, name} at a tournament's table).
+ * tournament ({id, round, name} at a tournament's table); club ({id, name} at a club's table).
  */
 export function normRoom(raw) {
   if (!raw || typeof raw !== 'object') return { code: null, seats: [], settings: {} };
@@ -233,6 +238,8 @@ export function normRoom(raw) {
     rematch: typeof src.rematch === 'boolean' ? src.rematch : null,
     // A tournament's table: {id, round, name} (REST and socket alike); null: not one, or not said.
     tournament: tournamentOf(src.tournament),
+    // A club's table: {id, name} (only its members sit); null: not one, or not said.
+    club: clubOf(src.club),
     settings,
     seats,
     seatsTaken: listed.length ? taken : num(src.seats_taken, taken),

@@ -11,6 +11,7 @@ import { changed } from './store.js';
 import { loadPlayer } from './storage.js';
 import { request } from './api.js';
 import { backoffDelay } from './socket.js';
+import { clubPath } from './clubs.js';
 
 const CHECK_MS = 3000; // how often to look for a token that has no socket yet
 const bell = { unread: 0, token: null, ws: null, live: false, attempt: 0, halted: false, timer: null };
@@ -111,6 +112,14 @@ export function notificationLink(msg) {
   const p = msg.payload || {};
   if (TOURNAMENT_KINDS.includes(msg.kind) && Number.isInteger(p.tournament_id)) return `/turnamen/${p.tournament_id}`;
   return null;
+}
+
+const CLUB_KINDS = ['club_tournament', 'club_tournament_started'];
+
+/** The club a notification is about (a club event's), as a path to its page, or null. */
+export function notificationClubLink(msg) {
+  const p = msg.payload || {};
+  return CLUB_KINDS.includes(msg.kind) && Number.isInteger(p.club_id) ? clubPath(p.club_id) : null;
 }
 
 function showOutside(msg) {

@@ -28,6 +28,12 @@ const FIELDS = {
   min_entrants: { label: 'field.min_entrants' },
   max_entrants: { label: 'field.max_entrants' },
   partner_id: { label: 'field.partner_id' },
+  // A club's (views/clubs.js names its own `name` club_name).
+  club_name: { label: 'field.club_name' },
+  description: { label: 'field.description' },
+  club_id: { label: 'field.club_id' },
+  best: { label: 'field.best' },
+  successor: { label: 'club.leave.successor' },
 };
 
 /** The player's sentence for a refused input: by its field, never the server's English. */

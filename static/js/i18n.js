@@ -11,6 +11,7 @@ import * as analysisStrings from './i18n_analysis.js';
 import * as quickStrings from './i18n_quick.js';
 import * as socialStrings from './i18n_social.js';
 import * as tournamentStrings from './i18n_tournaments.js';
+import * as clubStrings from './i18n_clubs.js';
 
 const id = {
   'app.name': 'Gaple Online',
@@ -737,8 +738,8 @@ const en = {
 };
 
 export const DICTIONARIES = {
-  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id, ...socialStrings.id, ...tournamentStrings.id },
-  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en, ...socialStrings.en, ...tournamentStrings.en },
+  id: { ...id, ...accountStrings.id, ...adminStrings.id, ...rulesStrings.id, ...sheetStrings.id, ...analysisStrings.id, ...quickStrings.id, ...socialStrings.id, ...tournamentStrings.id, ...clubStrings.id },
+  en: { ...en, ...accountStrings.en, ...adminStrings.en, ...rulesStrings.en, ...sheetStrings.en, ...analysisStrings.en, ...quickStrings.en, ...socialStrings.en, ...tournamentStrings.en, ...clubStrings.en },
 };
 export const LANGS = ['id', 'en'];
 

@@ -1,4 +1,4 @@
-// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard, /turnamen, /admin), the render loop
+// Boot, routing (/, /r/{code}, /replay/{set_id}, /p/{player_id}, /leaderboard, /turnamen, /klub, /admin), the render loop
 // and the lobby's actions.
 
 import { replaceKeepingFocus, patchRegions, cssEscape } from './dom.js';
@@ -18,6 +18,7 @@ import { lobbyView, settingsPayload } from './views/lobby.js';
 import { roomView, isClosed } from './views/room.js';
 import { setCatalogue, defaultPreset, draftFor, quickplayChoices, nameMaxLength } from './presets.js';
 import { codeFromText } from './roomcode.js';
+import { roomClubField } from './clubs.js';
 import { nameLength } from './text.js';
 import { tableView } from './views/table.js';
 import { replayRoute, openReplay, closeReplay, replayView } from './views/replay.js';
@@ -29,6 +30,7 @@ import { rulesRoute } from './views/rules.js';
 import {
   tournamentsRoute, openTournaments, closeTournaments, tournamentsView, followNextRound,
 } from './views/tournaments.js';
+import { clubsRoute, openClubs, closeClubs, clubsView } from './views/clubs.js';
 import { initAlerts } from './alerts.js';
 import { initBell, onMe } from './bell.js';
 import { initSocial, openDrawer, closeDrawer, social } from './social.js';
@@ -57,7 +59,7 @@ function parseRoute() {
   if (replay) return replay;
   const page = profileRoute(window.location.pathname) || leaderboardRoute(window.location.pathname)
     || adminRoute(window.location.pathname) || rulesRoute(window.location.pathname)
-    || tournamentsRoute(window.location.pathname);
+    || tournamentsRoute(window.location.pathname) || clubsRoute(window.location.pathname);
   if (page) return page;
   const m = /^\/r\/([A-Za-z0-9]+)\/?$/.exec(window.location.pathname);
   return m ? { name: 'room', code: m[1].toUpperCase() } : { name: 'lobby' };
@@ -76,12 +78,14 @@ function applyRoute(intent = null) {
   if (route.name !== 'leaderboard') closeLeaderboard();
   if (route.name !== 'admin') closeAdmin();
   if (route.name !== 'tournaments') closeTournaments();
-  if (['profile', 'leaderboard', 'admin', 'tournaments'].includes(route.name)) {
+  if (route.name !== 'clubs') closeClubs();
+  if (['profile', 'leaderboard', 'admin', 'tournaments', 'clubs'].includes(route.name)) {
     stopLobbyPolling();
     session.closeRoom();
     if (route.name === 'profile') openProfile(route.id);
     else if (route.name === 'admin') openAdmin();
     else if (route.name === 'tournaments') openTournaments(route.id);
+    else if (route.name === 'clubs') openClubs(route.id);
     else openLeaderboard();
   } else if (route.name === 'replay') {
     stopLobbyPolling();
@@ -234,7 +238,7 @@ async function createTable() {
   if (!d) return;
   state.lobby.createError = null;
   try {
-    const room = await api.createRoom(settingsPayload(d));
+    const room = await api.createRoom({ ...settingsPayload(d), ...roomClubField(d.club_id) });
     state.player = loadPlayer();
     // The host sits down at once (seat 0 if free); they can move or stand up before the start.
     navigate(`/r/${room.code}`, { sit: true, seat: 0 });
@@ -377,6 +381,8 @@ function render() {
     screen = adminView();
   } else if (state.route.name === 'tournaments') {
     screen = tournamentsView();
+  } else if (state.route.name === 'clubs') {
+    screen = clubsView();
   } else if (state.route.name === 'replay') {
     const replay = replayView();
     screen = replay.node;

@@ -130,6 +130,8 @@ async def test_client_pages(api: httpx.AsyncClient) -> None:
         "/leaderboard",
         "/turnamen",
         "/turnamen/7",
+        "/klub",
+        "/klub/3",
     ):
         response = await api.get(path)
         assert response.status_code == 200

@@ -135,12 +135,15 @@ def played_deals() -> list[dict[str, Any]]:
 
 def social_words() -> dict[str, list[str]]:
     """The notification kinds /ws/me may send, and the refusal codes of the social calls (the
-    challenges' and parties' table holds them all): the client says each in words."""
+    challenges' and parties' table holds them all) and of the clubs: the client says each in
+    words."""
     from app.api.challenges import STATUS
+    from app.players.clubs import REFUSALS
     from app.rooms.protocol import NotificationKind
 
     kinds = [k for arg in get_args(NotificationKind) for k in get_args(arg) or (arg,)]
-    return {"kinds": sorted(set(kinds)), "codes": sorted(set(STATUS) - {"invalid"})}
+    codes = (set(STATUS) | set(REFUSALS)) - {"invalid"}
+    return {"kinds": sorted(set(kinds)), "codes": sorted(codes)}
 
 
 UNITS = sorted((ROOT / "static" / "js" / "tests").glob("*.test.js"))

@@ -1,6 +1,6 @@
 // node --test: every notification kind the server has (app/rooms/protocol.py NotificationKind,
 // handed over by tests/e2e/test_static_units.py) and every refusal of the social calls is said
-// in words in both languages (bell.js notificationText, errors.js).
+// in words in both languages (bell.js notificationText, errors.js), and every club refusal.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

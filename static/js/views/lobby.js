@@ -11,6 +11,7 @@ import { profileLink } from './profile.js';
 import { practiceCard } from './practice.js';
 import { partnerQuickButton } from './social.js';
 import { partner } from '../social.js';
+import { clubSelect, clubsLink, myClubs, clubLink } from './clubs.js';
 import {
   presetNames, fieldOf, fieldKeys, choicesOf, rangeOf, fieldShown, draftFor, payloadFor,
   joinBotsDefault, quickplayChoices, nameMaxLength,
@@ -202,7 +203,7 @@ export function lobbyView(state, act) {
   const nameSig = JSON.stringify([p && p.name, state.drafts.editingName, nameMaxLength()]);
   const mate = partner();
   const quickSig = JSON.stringify([state.presets, state.drafts.quick, state.lobby.quickBusy, mate && mate.name]);
-  const formsSig = JSON.stringify([state.presets, state.drafts.create, state.lobby.busy, state.lobby.createError]);
+  const formsSig = JSON.stringify([state.presets, state.drafts.create, state.lobby.busy, state.lobby.createError, myClubs()]);
   const tablesSig = JSON.stringify([state.lobby.rooms, state.lobby.extra, state.lobby.next, state.lobby.more,
     state.lobby.error]);
   return h('section', {
@@ -214,7 +215,7 @@ export function lobbyView(state, act) {
   h('div', { class: 'lobby-hero' },
     h('h1', { id: 'lobby-title' }, t('app.name')),
     h('p', { class: 'tagline' }, t('app.tagline')),
-    tournamentsLink()),
+    h('div', { class: 'hero-links' }, tournamentsLink(), clubsLink())),
   h('div', { class: 'lobby-grid' },
     h('div', { class: 'lobby-col lobby-top', 'data-region': 'name', 'data-sig': nameSig }, nameCard(state, act)),
     h('div', { class: 'lobby-col lobby-quick', 'data-region': 'quick', 'data-sig': quickSig }, quickCard(state, act), practiceCard(state, act)),
@@ -442,8 +443,10 @@ function createCard(state, act) {
       (n) => set('turn_seconds', n), errors),
     klasik ? null : lengthField('create', d, set, errors)),
   klasik ? klasikFields('create', d, set, errors) : null,
-  fieldError(errors, null, knownFields(d.preset)),
+  fieldError(errors, null, [...knownFields(d.preset), 'club_id']),
   visibilityFields('create', d, set, act),
+  clubSelect('create', d.club_id || null, (id) => set('club_id', id, true), t('club.room')),
+  fieldError(errors, 'club_id'),
   h('button', {
     type: 'submit',
     class: 'btn btn-primary btn-block',
@@ -549,7 +552,9 @@ function roomRow(room, act) {
       h('div', { class: 'room-title' },
         h('span', { class: 'room-name' }, room.hostName ? hostLine(room) : room.code),
         h('span', { class: `status-pill status-${room.status}` }, t(`status.${room.status}`) || room.status),
-        room.quickplay ? h('span', { class: 'status-pill status-quick', 'data-testid': 'room-quick' }, t('tables.quick')) : null),
+        room.quickplay ? h('span', { class: 'status-pill status-quick', 'data-testid': 'room-quick' }, t('tables.quick')) : null,
+        room.club ? h('span', { class: 'status-pill status-club', 'data-testid': 'room-club', 'data-club': room.club.id },
+          clubLink({ id: room.club.id, name: t('club.room.label', { name: room.club.name }) }, 'room-club-link')) : null),
       h('div', { class: 'room-facts' },
         s.preset === 'klasik' ? h('span', { class: 'mode-pill mode-klasik' }, t('create.preset.klasik')) : null,
         h('span', { class: `mode-pill mode-${s.mode}` }, modeLabel(s.mode)),

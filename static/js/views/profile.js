@@ -1,6 +1,6 @@
 // A player's profile, /p/{player_id}: name, username, joined; per mode the rating with a small
 // chart of its last changes, sets played and won, win rate and deals won by kind; then the
-// player's recent sets, each linking to its replay. It draws GET /api/players/{id} and
+// player's recent sets, each linking to its replay, and the clubs they belong to. It draws GET /api/players/{id} and
 // GET /api/players/{id}/sets (docs/API.md) and nothing else.
 
 import { h, s } from '../dom.js';
@@ -13,6 +13,7 @@ import { errorText } from '../errors.js';
 import { ratingSeries, chartGeometry, signed } from '../chart.js';
 import { myPlayerId } from './account.js';
 import { profileActions } from './social.js';
+import { clubPath } from '../clubs.js';
 
 const ROUTE_RE = /^\/p\/([A-Za-z0-9_-]{1,64})\/?$/;
 const MODES = ['tunggal', 'ganda'];
@@ -142,9 +143,30 @@ export function profileView() {
           d.username ? h('span', { 'data-testid': 'profile-username' }, `@${d.username}`) : h('span', { class: 'muted' }, t('acct.guest')),
           mine ? h('span', { class: 'badge badge-you' }, t('profile.you')) : null),
         h('p', { class: 'muted small', 'data-testid': 'profile-joined', 'data-joined': d.joined || '' }, t('profile.joined', { date: formatDate(d.joined) })),
+        clubsLine(d.clubs),
         mine ? null : profileActions(d.player_id, d.name))),
     h('div', { class: 'profile-modes' }, MODES.map((mode) => modeCard(mode, (d.modes || {})[mode]))),
     setsList());
+}
+
+/** The player's clubs, each a link to its page (views/clubs.js draws it). */
+function clubsLine(clubs) {
+  if (!Array.isArray(clubs) || !clubs.length) return null;
+  return h('p', { class: 'profile-clubs small', 'data-testid': 'profile-clubs' },
+    h('span', { class: 'muted' }, `${t('club.profile')}: `),
+    clubs.map((c, i) => [i ? ', ' : null, h('a', {
+      class: 'club-link',
+      href: clubPath(c.id),
+      'data-testid': 'profile-club',
+      'data-club': c.id,
+      'data-role': c.role,
+      onClick: (e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        window.history.pushState({}, '', clubPath(c.id));
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      },
+    }, c.name)]));
 }
 
 function stat(testid, mode, label, value) {

@@ -1,5 +1,6 @@
 // Before the set: the room's code and link, the four seats, the host's controls.
 
+import { clubLink } from './clubs.js';
 import { h } from '../dom.js';
 import { t, lang, has } from '../i18n.js';
 import { modeLabel, lengthLabel } from './common.js';
@@ -43,7 +44,7 @@ export function roomView(state, act) {
     'data-screen': `room:${lang()}:${room.code}`,
     'aria-labelledby': 'room-title',
   },
-  h('div', { 'data-region': 'head', 'data-sig': sig(info.code, link, info.settings, info.hostName, room.role) },
+  h('div', { 'data-region': 'head', 'data-sig': sig(info.code, link, info.settings, info.hostName, room.role, info.club) },
     h('div', { class: 'card room-head' },
       h('div', { class: 'room-head-main' },
         h('h1', { id: 'room-title', class: 'room-title' },
@@ -57,6 +58,8 @@ export function roomView(state, act) {
           ' ',
           t('seconds', { n: info.settings.turn_seconds }), ' · ', lengthLabel(info.settings)),
         info.hostName ? h('p', { class: 'muted small' }, t('room.host_is', { name: info.hostName })) : null,
+        info.club ? h('p', { class: 'small', 'data-testid': 'room-club-line', 'data-club': info.club.id },
+          clubLink({ id: info.club.id, name: t('club.room.label', { name: info.club.name }) })) : null,
         room.role !== 'seat'
           ? h('span', { class: 'spectator-badge', 'data-testid': 'spectator-marker' }, icon('eye'), ' ', t('table.spectating'))
           : null),

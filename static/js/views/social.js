@@ -11,7 +11,7 @@ import { t } from '../i18n.js';
 import { icon } from '../icons.js';
 import { changed } from '../store.js';
 import { loadPlayer } from '../storage.js';
-import { notificationText } from '../bell.js';
+import { notificationText, notificationLink, notificationClubLink } from '../bell.js';
 import { openReport } from '../report.js';
 import {
   defaultPreset, draftFor, payloadFor, choicesOf, fieldOf, fieldShown, rangeOf,
@@ -356,8 +356,15 @@ function noticeActions(n) {
     case 'rematch':
     case 'your_turn':
       return p.table ? go(p.table) : null;
-    default:
-      return null;
+    default: {
+      // A tournament's round, a club's event: to the tournament's page, and the club's.
+      const tour = notificationLink(n);
+      const club = notificationClubLink(n);
+      return [
+        tour ? btn('notice-tournament', t('club.notice.tournament'), () => goTo(tour), { kind: 'btn-primary btn-small', extra: { 'data-id': tour } }) : null,
+        club ? btn('notice-club', t('club.notice.club'), () => goTo(club), { kind: 'btn-ghost btn-small', extra: { 'data-id': club } }) : null,
+      ];
+    }
   }
 }
 

@@ -22,6 +22,10 @@ import { modeLabel } from './common.js';
 import { profileLink, formatDate } from './profile.js';
 import { myPlayerId, myUsername } from './account.js';
 import { presetSelect, choiceSelect, lengthField, klasikFields, hasKlasikOptions, fieldError, numberField } from './lobby.js';
+import { clubSelect, clubLink, myClubs } from './clubs.js';
+import {
+  isBattle, clubStandingRows, battleClubsFor, entryBody, tournamentClubFields, withClub, withoutClub,
+} from '../clubs.js';
 
 const ROUTE_RE = /^\/turnamen(?:\/(\d+))?\/?$/;
 const PAGE = 20;
@@ -39,8 +43,13 @@ const tv = {
   stop: null,
   friends: null,
   partner: '',
+  entryClub: '', // a team battle: the club an entry plays for, when the player is in several
+  clubSearch: { q: '', found: null, busy: false }, // the form's search for a battle's clubs
+  fromClub: null, // a club's page opened the form (`?klub=`): its club
   going: null,
 };
+
+const CLUB_KINDS = ['all', 'club', 'battle'];
 
 export function tournamentsRoute(pathname) {
   const m = ROUTE_RE.exec(pathname);
@@ -74,10 +83,18 @@ export function openTournaments(id) {
   if (id === null) {
     const tab = new URLSearchParams(window.location.search).get('tab');
     tv.tab = TABS.includes(tab) ? tab : TABS[0];
+    // From a club's page (`?klub=`): the form opens for an event of that club.
+    const club = Number(new URLSearchParams(window.location.search).get('klub'));
+    if (Number.isInteger(club) && club > 0) {
+      tv.creating = true;
+      tv.draft = null;
+      tv.fromClub = club; // the draft (made once the presets are in) starts as that club's event
+    }
     loadList(false);
   } else {
     tv.detail = { status: 'loading', view: null, error: null, live: 'polling' };
     tv.partner = '';
+    tv.entryClub = '';
     loadDetail();
     tv.stop = follow(id, {
       fetchView: () => request('GET', `/api/tournaments/${id}`, undefined, { auth: false }),
@@ -140,7 +157,14 @@ function rules() {
 function ensureDraft() {
   const r = rules();
   if (tv.draft || !r || !defaultPreset()) return tv.draft;
-  tv.draft = tournamentDraft(r, draftFor(defaultPreset()));
+  const club = tv.fromClub;
+  tv.fromClub = null;
+  tv.draft = {
+    ...tournamentDraft(r, draftFor(defaultPreset())),
+    clubKind: club ? 'club' : 'all',
+    club_id: club || null,
+    battle: { clubs: [], best: 2 },
+  };
   return tv.draft;
 }
 
@@ -151,7 +175,12 @@ async function create(e) {
   tv.formError = null;
   changed();
   try {
-    const made = await request('POST', '/api/tournaments', tournamentPayload(tv.draft, payloadFor));
+    const d = tv.draft;
+    const clubs = tournamentClubFields({
+      club_id: d.clubKind === 'club' ? d.club_id : null,
+      battle: d.clubKind === 'battle' ? d.battle : null,
+    });
+    const made = await request('POST', '/api/tournaments', { ...tournamentPayload(d, payloadFor), ...clubs });
     tv.draft = null;
     tv.creating = false;
     toast(t('tour.created', { name: made.name }), 'ok', 3000);
@@ -171,6 +200,7 @@ function formErrorText(err) {
   let field = err.field;
   if (field && /^(bracket_)?settings\./.test(field)) field = field.replace(/^(bracket_)?settings\./, '');
   else if (field === 'name') field = 'tournament_name';
+  else if (field && field.startsWith('club_battle')) field = field === 'club_battle.best' ? 'best' : 'club_id';
   return errorText(err.code, err.message, field);
 }
 
@@ -310,13 +340,14 @@ function createArea(me) {
           (n) => setting('turn_seconds', n), settingsErr),
         hasKlasikOptions(s.preset) ? null : lengthField('tournament', s, setting, settingsErr)),
       hasKlasikOptions(s.preset) ? klasikFields('tournament', s, setting, settingsErr) : null),
+    clubFields(d, r, err),
     h('label', { class: 'check' },
       h('input', { type: 'checkbox', checked: d.rated, 'data-testid': 'tournament-rated', onChange: (e) => set('rated', e.target.checked) }),
       h('span', {}, t('tour.form.rated'))),
     h('label', { class: 'check' },
       h('input', { type: 'checkbox', checked: d.public, 'data-testid': 'tournament-public', onChange: (e) => set('public', e.target.checked) }),
       h('span', {}, t('tour.form.public'))),
-    err && !['name', 'format', 'mode', 'rounds', 'min_entrants', 'max_entrants', 'starts_at'].includes(err.field) && !settingsErr
+    err && !['name', 'format', 'mode', 'rounds', 'min_entrants', 'max_entrants', 'starts_at', 'club_id', 'club_battle', 'club_battle.clubs', 'club_battle.best'].includes(err.field) && !settingsErr
       ? fieldError(err, null) : null,
     h('div', { class: 'tour-actions' },
       h('button', { type: 'submit', class: 'btn btn-primary', 'data-testid': 'tournament-submit', disabled: tv.busy }, t('tour.form.submit')),
@@ -324,6 +355,70 @@ function createArea(me) {
         type: 'button', class: 'btn btn-ghost', 'data-testid': 'tournament-form-cancel',
         onClick: () => { tv.creating = false; tv.formError = null; changed(); },
       }, t('tour.form.cancel'))));
+}
+
+/** Who may enter: every player, one club's members, or club against club (a team battle: the
+ * clubs that meet, found by name, and how many of each club's best entrants count). */
+function clubFields(d, r, err) {
+  const mine = myClubs();
+  const kinds = CLUB_KINDS.filter((k) => k !== 'club' || (mine && mine.length));
+  const setKind = (k) => { d.clubKind = k; changed(); };
+  const clubErr = err && (err.field === 'club_id' || (err.field || '').startsWith('club_battle'))
+    ? h('p', { class: 'field-error', role: 'alert', 'data-testid': 'field-error', 'data-field': err.field }, err.text) : null;
+  const search = tv.clubSearch;
+  const battle = d.battle;
+  const offer = [...(mine || []), ...(search.found || [])].filter((c, i, all) => all.findIndex((x) => x.id === c.id) === i
+    && !battle.clubs.some((x) => x.id === c.id));
+  const find = async () => {
+    if (search.busy) return;
+    search.busy = true;
+    changed();
+    try {
+      const q = new URLSearchParams({ q: search.q.trim(), limit: '10' });
+      const page = await request('GET', `/api/clubs?${q}`, undefined, { auth: false });
+      search.found = page.clubs || [];
+    } catch (e) {
+      toast(errorText(e.code, e.message, e.field), 'error');
+    } finally {
+      search.busy = false;
+      changed();
+    }
+  };
+  return h('fieldset', { class: 'field tour-clubs', 'data-testid': 'tournament-clubs', 'data-kind': d.clubKind },
+    h('legend', { class: 'field-label' }, t('club.tour.kind')),
+    h('div', { class: `segmented cols-${kinds.length}` }, kinds.map((k) => h('label', { class: `seg${d.clubKind === k ? ' on' : ''}` },
+      h('input', {
+        type: 'radio', name: 'tour-club-kind', value: k, checked: d.clubKind === k,
+        'data-testid': `tournament-clubs-${k}`, 'data-focus': `tour-clubs-${k}`, onChange: () => setKind(k),
+      }),
+      h('span', { class: 'seg-title' }, t(`club.tour.kind.${k}`))))),
+    d.clubKind === 'club' ? clubSelect('tournament', d.club_id, (id) => { d.club_id = id; changed(); }, t('club.field')) : null,
+    d.clubKind === 'battle' ? h('div', { class: 'tour-battle', 'data-testid': 'tournament-battle' },
+      h('p', { class: 'field-label' }, t('club.battle.clubs')),
+      battle.clubs.length ? h('ul', { class: 'club-chips' }, battle.clubs.map((c) => h('li', { class: 'club-chip', 'data-testid': 'battle-club', 'data-club': c.id },
+        h('span', {}, c.name),
+        h('button', {
+          type: 'button', class: 'club-chip-remove', 'aria-label': t('club.battle.remove', { name: c.name }),
+          'data-testid': 'battle-club-remove', 'data-club': c.id,
+          onClick: () => { battle.clubs = withoutClub(battle.clubs, c.id); changed(); },
+        }, icon('close'))))) : null,
+      h('label', { for: 'tour-club-search', class: 'field-label' }, t('club.battle.search')),
+      h('div', { class: 'social-search-row' },
+        h('input', {
+          id: 'tour-club-search', class: 'input', type: 'search', value: search.q, autocomplete: 'off',
+          placeholder: t('club.search.placeholder'), 'data-testid': 'battle-club-search', 'data-focus': 'battle-club-search',
+          onInput: (e) => { search.q = e.target.value; },
+          onKeydown: (e) => { if (e.key === 'Enter') { e.preventDefault(); find(); } },
+        }),
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'battle-club-find', disabled: search.busy, onClick: find }, t('club.search.submit'))),
+      offer.length ? h('ul', { class: 'club-offer' }, offer.map((c) => h('li', {},
+        h('button', {
+          type: 'button', class: 'btn btn-small btn-ghost', 'data-testid': 'battle-club-add', 'data-club': c.id,
+          onClick: () => { battle.clubs = withClub(battle.clubs, c); changed(); },
+        }, '+ ', c.name)))) : null,
+      numberField('tour-best', 'tournament-best', t('club.battle.best'), battle.best, 1, r.entrants[1],
+        (v) => { battle.best = v; }, h('p', { class: 'muted small' }, t('club.battle.hint', { n: battle.best })))) : null,
+    clubErr);
 }
 
 // --- detail --------------------------------------------------------------------------------------
@@ -427,10 +522,26 @@ function enter(view) {
       toast(t('tour.partner.required'), 'error');
       return;
     }
-    act('enter', () => request('POST', `${base()}/entries`, { partner_id: partner }));
-  } else {
-    act('enter', () => request('POST', `${base()}/entries`, {}));
   }
+  const body = entryBody(view, myClubs(), tv.entryClub, view.mode === 'ganda' ? tv.partner.trim() : null);
+  if (battleClubsFor(view, myClubs()).length > 1 && !body.club_id) {
+    toast(t('club.entry.choose.required'), 'error');
+    return;
+  }
+  act('enter', () => request('POST', `${base()}/entries`, body));
+}
+
+/** A team battle's entry by a member of several of its clubs: the club they play for. */
+function entryClubPicker(view) {
+  const choices = battleClubsFor(view, myClubs());
+  if (choices.length < 2) return null;
+  return h('div', { class: 'field' },
+    h('label', { for: 'tour-entry-club', class: 'field-label' }, t('club.entry.choose')),
+    h('select', {
+      id: 'tour-entry-club', class: 'input', 'data-testid': 'tournament-entry-club',
+      onChange: (e) => { tv.entryClub = e.target.value; changed(); },
+    }, h('option', { value: '' }, t('club.entry.pick')),
+    choices.map((c) => h('option', { value: String(c.id), selected: tv.entryClub === String(c.id) }, c.name))));
 }
 
 function statusPill(status) {
@@ -455,6 +566,11 @@ function header(view) {
       h('time', { datetime: view.starts_at, 'data-testid': 'tournament-start' }, formatDate(view.starts_at, true))),
     h('p', {}, h('span', { class: 'muted' }, `${t('tour.organizer')} `),
       profileLink(view.organizer.player_id, view.organizer.name, { testid: 'tournament-organizer' })),
+    view.club ? h('p', { 'data-testid': 'tournament-of-club' }, h('span', { class: 'muted' }, `${t('club.field')}: `), clubLink(view.club)) : null,
+    isBattle(view) ? h('p', { 'data-testid': 'tournament-battle-clubs' },
+      h('span', { class: 'muted' }, `${t('club.tour.kind.battle')}: `),
+      view.club_battle.clubs.map((c, i) => [i ? ' · ' : null, clubLink(c)]),
+      h('span', { class: 'muted small' }, ` (${t('club.battle.hint', { n: view.club_battle.best })})`)) : null,
     h('p', { class: 'muted small', 'data-testid': 'tournament-live', 'data-live': tv.detail.live },
       tv.detail.live === 'live' ? t('tour.live.on') : t('tour.live.off')));
 }
@@ -493,6 +609,7 @@ function entryCard(view) {
       parts.push(h('p', { class: 'muted' }, t('tour.need_name')));
     } else {
       if (view.mode === 'ganda') parts.push(partnerPicker());
+      if (isBattle(view)) parts.push(entryClubPicker(view));
       parts.push(h('button', {
         type: 'button', class: 'btn btn-primary', 'data-testid': 'tournament-enter', disabled: tv.busy,
         onClick: () => enter(view),
@@ -548,6 +665,7 @@ function entrantsCard(view) {
       'data-confirmed': String(isConfirmed(view, e)),
       'data-withdrawn': String(e.withdrawn),
     }, entrantPlayers(e).map((p, i) => [i ? ' & ' : null, profileLink(p.player_id, p.name)]),
+    e.club ? [' ', h('span', { class: 'pill club-pill', 'data-testid': 'tournament-entrant-club', 'data-club': e.club.id }, e.club.name)] : null,
     !isConfirmed(view, e) ? h('span', { class: 'muted small' }, ` ${t('tour.waiting_partner')}`) : null,
     e.withdrawn ? h('span', { class: 'muted small' }, ` ${t('tour.withdrawn')}`) : null))) : h('p', { class: 'muted' }, t('tour.no_entrants')));
 }
@@ -579,6 +697,30 @@ function standingsCard(view) {
         h('td', { class: 'num' }, num(row.points)),
         h('td', { class: 'num' }, num(row.tiebreaks && row.tiebreaks.deal_points)),
         h('td', { class: 'num' }, num(row.tiebreaks && row.tiebreaks.buchholz))))))));
+}
+
+/** A team battle's ranking of clubs: each club's points are its best entrants' (the server's
+ * `club_standings`), and who counted. */
+function clubStandingsCard(view) {
+  const rows = clubStandingRows(view);
+  if (!rows.length) return null;
+  return h('section', { class: 'card tour-standings club-standings', 'data-testid': 'club-standings' },
+    h('h2', {}, t('club.standings')),
+    h('p', { class: 'muted small' }, t('club.battle.hint', { n: view.club_battle.best })),
+    h('div', { class: 'tour-scroll' },
+      h('table', { class: 'tour-table' },
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col' }, '#'),
+          h('th', { scope: 'col' }, t('club.col.club')),
+          h('th', { scope: 'col', class: 'num' }, t('club.col.points')),
+          h('th', { scope: 'col' }, t('club.col.counted')))),
+        h('tbody', {}, rows.map((row) => h('tr', {
+          'data-testid': 'club-standing', 'data-rank': row.rank, 'data-club': row.club.id, 'data-points': row.points,
+        },
+        h('td', {}, String(row.rank)),
+        h('td', {}, clubLink(row.club)),
+        h('td', { class: 'num' }, num(row.points)),
+        h('td', { class: 'small club-counted' }, row.counted.join(', '))))))));
 }
 
 function tableCard(view, table, round, mineCode) {
@@ -676,6 +818,7 @@ function detailView() {
   link(`/turnamen${view.status === 'registering' ? '' : `?tab=${tabOf(view.status)}`}`, `‹ ${t('tour.back')}`, { class: 'tour-back small', 'data-testid': 'tournament-back' }),
   header(view),
   entryCard(view),
+  clubStandingsCard(view),
   standingsCard(view),
   bracketCard(view),
   roundsCard(view),
