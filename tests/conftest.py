@@ -138,7 +138,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after the other conftests have marked their tests
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # Mark by backend so `-m "not postgres"` / `-m redis` select without naming every test.
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -147,6 +148,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "redis_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.redis)
+    if hasattr(config, "workerinput"):
+        # On pytest-xdist workers the files are handed out in this order (dev.py's
+        # --no-loadscope-reorder): the long ones (marked slow) first, so that the run does not
+        # end on one worker busy with a long file while the others have finished. A stable
+        # sort: every file keeps its own order. Every worker sorts alike (xdist checks).
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -16,10 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_suite_runs_on_every_core_with_files_whole() -> None:
     assert dev._pytest_args(["-p", "no:cacheprovider", "-ra"]) == [
-        *("-n", "auto", "--dist", "loadfile"),
+        *("-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder"),
         *("-p", "no:cacheprovider", "-ra"),
     ]
-    assert dev._pytest_args([]) == ["-n", "auto", "--dist", "loadfile"]
+    assert dev._pytest_args([]) == list(dev.PARALLEL)
 
 
 @pytest.mark.parametrize(
@@ -50,3 +50,36 @@ def test_pytest_takes_the_arguments() -> None:
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "test_dev.py::test_pytest_takes_the_arguments" in run.stdout
+
+
+class _Item:
+    """What the conftest's hook reads of a collected test."""
+
+    def __init__(self, name: str, *, slow: bool = False) -> None:
+        self.name = name
+        self.fixturenames: tuple[str, ...] = ()
+        self.slow = slow
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return object() if name == "slow" and self.slow else None
+
+    def add_marker(self, marker: object) -> None:
+        raise AssertionError("no backend fixture, no mark")
+
+
+COLLECTED = "b1 b2 a1 a2 c1 d1"  # files a and d hold slow tests
+
+
+@pytest.mark.parametrize(("worker", "order"), [(True, "a1 a2 d1 b1 b2 c1"), (False, COLLECTED)])
+def test_workers_take_the_slow_files_first_each_in_its_own_order(worker: bool, order: str) -> None:
+    from tests import conftest
+
+    class Config:
+        workerinput: dict[str, str]
+
+    config = Config()
+    if worker:
+        config.workerinput = {"workerid": "gw0"}
+    items = [_Item(name, slow=name[0] in "ad") for name in COLLECTED.split()]
+    conftest.pytest_collection_modifyitems(config, items)  # type: ignore[arg-type]
+    assert " ".join(item.name for item in items) == order
