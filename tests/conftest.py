@@ -156,6 +156,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+# The browser tests run on one worker, one file after another as on a single process: one server
+# and one Chromium at a time, each test after the same ones as always, while the other workers
+# take the rest of the suite file by file.
+BROWSER_TESTS = "tests/e2e/"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (dev.py's) with tests/e2e/ as a single unit of work."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class OneBrowserWorker(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
+
+    return OneBrowserWorker(config, log)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # a pytest-xdist worker: tell the controller what ran here
