@@ -25,9 +25,9 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 
 
 # `test` runs pytest on pytest-xdist workers, one per core, each test file whole on one worker
-# (its module fixtures set up once, its tests in order), the files in the order the workers
-# collect them (tests/conftest.py puts the long ones first). An -n, --dist or -p no:xdist of the
-# caller's own replaces this; `-n 0` runs the tests in the pytest process itself.
+# (its module fixtures set up once, its tests in order) and the browser tests all on one, handed
+# out in the order the workers collect them (tests/conftest.py: the long ones first). An -n,
+# --dist or -p no:xdist of the caller's own replaces this; `-n 0` runs the tests in one process.
 PARALLEL = ("-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder")
 
 

@@ -162,6 +162,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 BROWSER_TESTS = "tests/e2e/"
 
 
+def work_unit(nodeid: str) -> str:
+    """What a test is handed out with under ``--dist loadfile``: its file, or every browser test."""
+    path = nodeid.split("::", 1)[0]
+    return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` (dev.py's) with tests/e2e/ as a single unit of work."""
@@ -171,8 +177,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class OneBrowserWorker(LoadFileScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
+            return work_unit(nodeid)
 
     return OneBrowserWorker(config, log)
 

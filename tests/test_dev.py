@@ -83,3 +83,24 @@ def test_workers_take_the_slow_files_first_each_in_its_own_order(worker: bool, o
     items = [_Item(name, slow=name[0] in "ad") for name in COLLECTED.split()]
     conftest.pytest_collection_modifyitems(config, items)  # type: ignore[arg-type]
     assert " ".join(item.name for item in items) == order
+
+
+def test_the_browser_tests_are_one_unit_of_work() -> None:
+    from tests.conftest import work_unit
+
+    assert work_unit("tests/e2e/test_bell.py::test_a[x]") == work_unit("tests/e2e/test_sets.py::b")
+    assert work_unit("tests/e2e/test_sets.py::test_b") == "tests/e2e/"
+    assert work_unit("tests/app/test_health.py::test_c") == "tests/app/test_health.py"
+    assert work_unit("tests/app/test_health.py::test_d[sqlite]") == "tests/app/test_health.py"
+    assert work_unit("tests/engine/test_compiled.py::test_e") == "tests/engine/test_compiled.py"
+
+
+def test_only_loadfile_is_scheduled_so() -> None:
+    from tests import conftest
+
+    class Config:
+        def getvalue(self, name: str) -> str:
+            assert name == "dist"
+            return "load"
+
+    assert conftest.pytest_xdist_make_scheduler(Config(), None) is None  # type: ignore[arg-type]
