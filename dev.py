@@ -2,7 +2,7 @@
 """Run Gaple Online from a fresh clone with nothing but Python 3.11+ (standard library only).
 
     python3 dev.py serve [gaple serve options]   # http://127.0.0.1:8000
-    python3 dev.py test  [pytest options]        # the whole test suite, on every core
+    python3 dev.py test  [pytest options]        # the whole test suite
     python3 dev.py migrate                       # upgrade the configured database
 
 Each command creates .venv if it is missing and (re)installs the project with its dev extras
@@ -22,21 +22,6 @@ VENV = ROOT / ".venv"
 STAMP = VENV / ".gaple-install-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
-
-
-# `test` runs pytest on pytest-xdist workers, one per core, each test file whole on one worker
-# (its module fixtures set up once, its tests in order) and the browser tests all on one, handed
-# out in the order the workers collect them (tests/conftest.py: the long ones first). An -n,
-# --dist or -p no:xdist of the caller's own replaces this; `-n 0` runs the tests in one process.
-PARALLEL = ("-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder")
-
-
-def _pytest_args(args: list[str]) -> list[str]:
-    own = any(
-        arg.startswith(("-n", "--numprocesses", "--dist")) or arg.endswith("no:xdist")
-        for arg in args
-    )
-    return args if own else [*PARALLEL, *args]
 
 
 def _run(args: list[str | Path]) -> int:
@@ -80,8 +65,7 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     ensure_environment()
-    rest = _pytest_args(argv[1:]) if argv[0] == "test" else argv[1:]
-    args = [str(arg) for arg in (*commands[argv[0]], *rest)]
+    args = [str(arg) for arg in (*commands[argv[0]], *argv[1:])]
     if os.name == "posix":
         # Become the server/pytest process, so Ctrl-C and `kill <pid>` reach it directly.
         os.chdir(ROOT)

@@ -14,10 +14,6 @@
 * ``make_guest`` — ``guest = await make_guest("Ayu")``; ``guest.headers`` authenticates.
 
 Run only SQLite locally with ``-m "not postgres"``.
-
-Under pytest-xdist (``-n``, as ``dev.py test`` runs the suite) every worker is a process of its
-own with its own run id, hence its own PostgreSQL database and Redis prefix; the summary adds up
-what the workers used.
 """
 
 from __future__ import annotations
@@ -54,11 +50,8 @@ POSTGRES_DATABASE = f"gaple_test_{RUN_ID}"
 REDIS_PREFIX = f"gaple-test-{RUN_ID}:"
 TEST_SECRET_KEY = "test-secret-key-not-for-production"
 
-# Counted so the end of the run can prove the PostgreSQL and Redis tests really ran. Under
-# pytest-xdist each worker counts its own and hands them to the controller when it is done.
+# Counted so the end of the run can prove the PostgreSQL and Redis tests really ran.
 _used = {"postgres": 0, "redis": 0}
-_workers_used: dict[str, dict[str, Any]] = {}
-_workers_e2e_stats: dict[str, int] = {}  # tests/e2e/conftest.py's STATS, summed over the workers
 
 
 def run_async(factory: Callable[[], Awaitable[T]]) -> T:
@@ -112,34 +105,15 @@ def _drop_pg_database(name: str) -> None:
     run_async(lambda: _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-def _distributed(config: pytest.Config) -> bool:
-    """This process is pytest-xdist's controller: the workers run the tests."""
-    return bool(getattr(config.option, "numprocesses", None)) and not hasattr(config, "workerinput")
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if _distributed(session.config):
-        # The workers' browser tests share one folder of failures: only this run's, cleared once.
-        from tests.e2e.gaple import FAILURES
-
-        shutil.rmtree(FAILURES, ignore_errors=True)
-
-
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    admin = make_url(POSTGRES_ADMIN_URL).render_as_string(hide_password=True)
-    if _distributed(config):
-        return [
-            f"gaple: one PostgreSQL test database per worker, gaple_test_<run id> (via {admin})",
-            f"gaple: Redis {REDIS_URL} with a key prefix per worker, gaple-test-<run id>:",
-        ]
     return [
-        f"gaple: PostgreSQL test database {POSTGRES_DATABASE} (via {admin})",
+        f"gaple: PostgreSQL test database {POSTGRES_DATABASE} "
+        f"(via {make_url(POSTGRES_ADMIN_URL).render_as_string(hide_password=True)})",
         f"gaple: Redis {REDIS_URL} with key prefix {REDIS_PREFIX}",
     ]
 
 
-@pytest.hookimpl(trylast=True)  # after the other conftests have marked their tests
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Mark by backend so `-m "not postgres"` / `-m redis` select without naming every test.
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -148,84 +122,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.postgres)
         if "redis_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.redis)
-    if hasattr(config, "workerinput"):
-        # On pytest-xdist workers the files are handed out in this order (dev.py's
-        # --no-loadscope-reorder): the long ones (marked slow) first, so that the run does not
-        # end on one worker busy with a long file while the others have finished. A stable
-        # sort: every file keeps its own order. Every worker sorts alike (xdist checks).
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
-# The browser tests run on one worker, one file after another as on a single process: one server
-# and one Chromium at a time, each test after the same ones as always, while the other workers
-# take the rest of the suite file by file.
-BROWSER_TESTS = "tests/e2e/"
-
-
-def work_unit(nodeid: str) -> str:
-    """What a test is handed out with under ``--dist loadfile``: its file, or every browser test."""
-    path = nodeid.split("::", 1)[0]
-    return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadfile`` (dev.py's) with tests/e2e/ as a single unit of work."""
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadFileScheduling
-
-    class OneBrowserWorker(LoadFileScheduling):  # type: ignore[misc]
-        def _split_scope(self, nodeid: str) -> str:
-            return work_unit(nodeid)
-
-    return OneBrowserWorker(config, log)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    workeroutput = getattr(session.config, "workeroutput", None)
-    if workeroutput is not None:  # a pytest-xdist worker: tell the controller what ran here
-        workeroutput["gaple_used"] = {
-            **_used,
-            "database": POSTGRES_DATABASE,
-            "prefix": REDIS_PREFIX,
-        }
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node: Any, error: object) -> None:
-    used = getattr(node, "workeroutput", {}).get("gaple_used")
-    if used is not None:
-        _workers_used[node.gateway.id] = used
-    for what, n in getattr(node, "workeroutput", {}).get("gaple_e2e_stats", {}).items():
-        _workers_e2e_stats[what] = _workers_e2e_stats.get(what, 0) + n
-
-
-def e2e_stats_line(stats: dict[str, int]) -> str:
-    """The summary line of what the browser tests' random play covered (tests/e2e/gaple.py)."""
-    return "gaple e2e: " + ", ".join(f"{n} {what}" for what, n in stats.items())
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if not _workers_used:
-        terminalreporter.write_line(
-            f"gaple: {_used['postgres']} tests used PostgreSQL database {POSTGRES_DATABASE}; "
-            f"{_used['redis']} tests used Redis {REDIS_URL} prefix {REDIS_PREFIX}"
-        )
-        return
-    for worker, used in sorted(_workers_used.items()):
-        terminalreporter.write_line(
-            f"gaple: {worker}: {used['postgres']} tests used PostgreSQL database "
-            f"{used['database']}; {used['redis']} tests used Redis {REDIS_URL} prefix "
-            f"{used['prefix']}"
-        )
     terminalreporter.write_line(
-        f"gaple: {sum(u['postgres'] for u in _workers_used.values())} tests used PostgreSQL, "
-        f"{sum(u['redis'] for u in _workers_used.values())} used Redis, "
-        f"on {len(_workers_used)} workers"
+        f"gaple: {_used['postgres']} tests used PostgreSQL database {POSTGRES_DATABASE}; "
+        f"{_used['redis']} tests used Redis {REDIS_URL} prefix {REDIS_PREFIX}"
     )
-    if any(_workers_e2e_stats.values()):
-        terminalreporter.write_line(e2e_stats_line(_workers_e2e_stats))
 
 
 # --- databases --------------------------------------------------------------------------------

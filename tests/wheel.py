@@ -13,9 +13,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LEFT_OUT = (".git", ".venv", "build", "dist", "var", "*.egg-info", "__pycache__", "node_modules")
 LEFT_OUT += ("*.so",)  # a compiled module left in the checkout would go into any wheel
-# Caches and artifacts that other tests write while this copy is made (on another worker under
-# pytest-xdist): a file that vanishes between listing and copying would fail the copy.
-LEFT_OUT += (".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", "test-artifacts")
 PIP = (sys.executable, "-m", "pip", "-q", "--disable-pip-version-check")
 
 

@@ -32,9 +32,8 @@ from typing import Any
 import pytest
 
 from tests.app.live.server import ServerProcess
-from tests.conftest import e2e_stats_line
 from tests.e2e.gaple import (
-    FAILURES,
+    ARTIFACTS,
     INIT_SCRIPT,
     STATS,
     LobbyApi,
@@ -71,15 +70,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
 _FAILED = pytest.StashKey[bool]()
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    workeroutput = getattr(session.config, "workeroutput", None)
-    if workeroutput is not None:  # a pytest-xdist worker: tests/conftest.py sums the workers'
-        workeroutput["gaple_e2e_stats"] = dict(STATS)
-
-
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if any(STATS.values()):
-        terminalreporter.write_line(e2e_stats_line(STATS))
+        terminalreporter.write_line(
+            "gaple e2e: " + ", ".join(f"{n} {what}" for what, n in STATS.items())
+        )
 
 
 @pytest.fixture(scope="session")
@@ -117,8 +112,7 @@ def browser(_playwright: Any) -> Iterator[Any]:
             "a Chromium binary; they do not download one.",
             pytrace=False,
         )
-    if "PYTEST_XDIST_WORKER" not in os.environ:  # on workers, the controller clears it once
-        shutil.rmtree(FAILURES, ignore_errors=True)  # only this run's failures
+    shutil.rmtree(ARTIFACTS / "failures", ignore_errors=True)  # only this run's failures
     try:
         chromium = _playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     except Exception as exc:  # a broken binary is as fatal as a missing one
@@ -166,7 +160,7 @@ def open_page(
         yield make
     finally:
         if request.node.stash.get(_FAILED, False):
-            folder = FAILURES / re.sub(r"[^\w.-]+", "_", request.node.name)
+            folder = ARTIFACTS / "failures" / re.sub(r"[^\w.-]+", "_", request.node.name)
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True, exist_ok=True)
             for page in pages:

@@ -34,7 +34,6 @@ from tests.app.live.server import ServerProcess, free_port
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
-FAILURES = ARTIFACTS / "failures"  # a failed test's pages and server log (conftest's open_page)
 PHONE = (390, 844)
 PHONE_LANDSCAPE = (844, 390)
 DESKTOP = (1366, 768)

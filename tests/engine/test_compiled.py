@@ -15,8 +15,6 @@ import pytest
 
 from tests.wheel import ROOT, compiled_engine
 
-pytestmark = pytest.mark.slow  # a build, then two pytest runs of their own
-
 COMPILED = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["gaple"]["compiled"]
 
 
