@@ -9,6 +9,13 @@ import pytest
 
 from tests.e2e.gaple import PHONE
 
+BELL = '[data-testid="bell"][data-live="true"]'
+# [x, width] of the element `selector` picks once it has a width (null until then).
+DRAWN_BOX_JS = """sel => {
+  const e = document.querySelector(sel), r = e && e.getBoundingClientRect();
+  return r && r.width > 0 ? [r.x, r.width] : null;
+}"""
+
 
 @pytest.mark.parametrize(
     ("locale", "label"),
@@ -19,16 +26,17 @@ def test_a_friend_request_rings_the_bell(open_page, lobby_api, locale, label):
     me, asker = lobby_api.guest("Bell"), lobby_api.guest("Ayu")
     page.login_as(me)
     page.open_lobby()  # the page starts with the saved player, and opens /ws/me for them
-    bell = page.by("bell", live="true")  # /ws/me is open: the request arrives live
+    bell = page.page.locator(BELL)  # /ws/me is open: the request arrives live
     bell.wait_for()
     assert page.by("bell-count").count() == 0
     lobby_api._call("POST", f"/api/friends/{me['player_id']}", asker["token"])
     page.by("bell-count").wait_for()
     assert page.by("bell-count").inner_text() == "1"
     assert bell.get_attribute("aria-label") == label
-    # Read in the page in one step: the friends list that the request reloads redraws the top
-    # bar, and a box read through the locator may meet the bell between two drawings.
-    box = bell.evaluate("e => { const r = e.getBoundingClientRect(); return [r.x, r.width]; }")
+    # Read in the page in one step, once it is drawn: the friends list that the request reloads
+    # redraws the top bar, and a box read through the locator may meet the bell between two
+    # drawings (an element a redraw has just replaced measures 0 wide).
+    box = page.wait_js(DRAWN_BOX_JS, BELL)
     assert box[1] > 0 and box[0] >= 0 and box[0] + box[1] <= PHONE[0]
 
     bell.click()
