@@ -203,18 +203,23 @@ async def add_round(
 async def get_rounds(
     session: AsyncSession, *, tournament_id: int
 ) -> tuple[list[TournamentRound], list[TournamentTable]]:
-    """Every round and every table of the tournament, in order."""
-    rounds = await session.execute(
-        select(TournamentRound)
-        .where(TournamentRound.tournament_id == tournament_id)
-        .order_by(TournamentRound.number)
+    """Every round and every table of the tournament, in order. Only the tables of the rounds
+    read: outside a transaction's snapshot (a view read while a round is stored) the tables'
+    query may see a round that the rounds' query did not."""
+    rounds = list(
+        await session.scalars(
+            select(TournamentRound)
+            .where(TournamentRound.tournament_id == tournament_id)
+            .order_by(TournamentRound.number)
+        )
     )
-    tables = await session.execute(
+    tables = await session.scalars(
         select(TournamentTable)
         .where(TournamentTable.tournament_id == tournament_id)
         .order_by(TournamentTable.round, TournamentTable.number)
     )
-    return list(rounds.scalars()), list(tables.scalars())
+    numbers = {r.number for r in rounds}
+    return rounds, [t for t in tables if t.round in numbers]
 
 
 async def count_rounds(session: AsyncSession, *, tournament_id: int) -> int:

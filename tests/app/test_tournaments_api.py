@@ -15,6 +15,7 @@ from sqlalchemy import event, func, select
 
 from app.main import create_app
 from app.settings import Settings
+from app.store import tournaments as store
 from app.store.models import Tournament, TournamentEntry, TournamentRound, TournamentTable
 from app.tournaments.formats import BYE_POINTS, PLACE_POINTS, TIEBREAKS
 from tests.conftest import Guest
@@ -757,3 +758,39 @@ async def test_a_rounds_tables_open_in_the_same_statements_however_many(
     # Ten tables more: fewer statements than two a table (a batch more or less), where every
     # table took 29 of its own.
     assert big - small < 20, counts
+
+
+async def test_a_view_read_while_a_round_is_stored_holds_only_the_rounds_it_read(
+    api: httpx.AsyncClient, app: Any, make_guest: MakeGuest
+) -> None:
+    """The rounds and the tables are two queries; a round stored between them (its tables seen,
+    the round not) must not break the view: it shows the round once both are read."""
+    org = await organizer(api, make_guest)
+    tid = (await create(api, org, rated=False))["id"]
+    for n in range(4):
+        assert (await enter(api, tid, await make_guest(f"P{n}"))).status_code == 201
+    started = await api.post(f"/api/tournaments/{tid}/start", headers=org.headers)
+    assert started.status_code == 200, started.text
+    [entry_ids] = [t["entrants"] for t in started.json()["rounds"][0]["tables"]]
+
+    async def store_round_two() -> None:
+        async with app.state.db.session() as other, other.begin():
+            await store.add_round(other, tournament_id=tid, number=2, tables=[entry_ids], byes=[])
+
+    async with app.state.db.session() as session:
+        execute = session.execute
+        calls = 0
+
+        async def then_round_two(*args: Any, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            if calls == 2:  # between the rounds' query and the tables'
+                await store_round_two()
+            return await execute(*args, **kwargs)
+
+        session.execute = then_round_two  # type: ignore[method-assign]
+        rounds, tables = await store.get_rounds(session, tournament_id=tid)
+    assert [r.number for r in rounds] == [1]
+    assert {t.round for t in tables} == {1}
+    view = await get(api, tid)  # read afresh: both rounds, each with its table
+    assert [(r["number"], len(r["tables"])) for r in view["rounds"]] == [(1, 1), (2, 1)]
