@@ -30,7 +30,7 @@ from app.presets import LISTED, seat_count
 from app.store import clubs as store
 from app.store.clubs import LEADER
 from app.store.locks import serialise
-from app.store.models import RATED_MODES, Club, Notification, Player, Tournament
+from app.store.models import RATED_MODES, Club, ClubMember, Notification, Player, Tournament
 from app.store.types import utcnow
 
 NAME_LENGTH = (3, 40)  # characters, after trimming
@@ -196,14 +196,22 @@ async def answer(
     return accept
 
 
-async def remove(session: AsyncSession, *, leader: Player, club_id: int, player_id: str) -> None:
-    """A leader removes a member (a leader stays: leaders leave by themselves)."""
+async def _leaders_member(
+    session: AsyncSession, *, leader: Player, club_id: int, player_id: str
+) -> tuple[Club, ClubMember]:
+    """The live club whose leader ``leader`` is, and its member ``player_id`` they act on."""
     club = await _club(session, club_id)
     _live(club)
     await _leader(session, club, leader)
     row = await store.membership(session, club_id=club.id, player_id=player_id)
     if row is None:
         raise ClubError("member_not_found", "no such member of the club", field="player_id")
+    return club, row
+
+
+async def remove(session: AsyncSession, *, leader: Player, club_id: int, player_id: str) -> None:
+    """A leader removes a member (a leader stays: leaders leave by themselves)."""
+    club, row = await _leaders_member(session, leader=leader, club_id=club_id, player_id=player_id)
     if row.role == LEADER:
         raise ClubError(
             "member_is_leader", "a leader cannot be removed; they may leave", field="player_id"
@@ -213,12 +221,7 @@ async def remove(session: AsyncSession, *, leader: Player, club_id: int, player_
 
 async def promote(session: AsyncSession, *, leader: Player, club_id: int, player_id: str) -> bool:
     """A leader makes another member a leader; False when they were one already."""
-    club = await _club(session, club_id)
-    _live(club)
-    await _leader(session, club, leader)
-    row = await store.membership(session, club_id=club.id, player_id=player_id)
-    if row is None:
-        raise ClubError("member_not_found", "no such member of the club", field="player_id")
+    _, row = await _leaders_member(session, leader=leader, club_id=club_id, player_id=player_id)
     if row.role == LEADER:
         return False
     row.role = LEADER
