@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from app.batch import BatchedLoad
 from app.errors import GapleError
 
 if TYPE_CHECKING:  # redis-py is imported only by nodes that are configured to use it
@@ -34,6 +35,12 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+_CLAIM = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return ARGV[1]
+end
+return redis.call('get', KEYS[1])
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -41,7 +48,7 @@ end
 return 0
 """
 
-RENEW_BATCH = 500  # leases renewed per pipeline
+RENEW_BATCH = 500  # leases renewed (or claimed) per pipeline
 
 RECONNECT_FIRST = 0.1  # seconds before the first attempt to subscribe again; doubles after each
 RECONNECT_MAX = 1.0  # at most this long between attempts, so a node is back within a second
@@ -77,6 +84,11 @@ class RedisBus:
         self.lease_ms = int(lease_ttl * 1000)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._claim = redis.register_script(_CLAIM)
+        # Tables that open together (a tournament's round, relays after a restart) claim their
+        # leases in one pipeline and look up owners in one MGET, not one connection each.
+        self._claims: BatchedLoad[str, str] = BatchedLoad(self._claim_all, max_batch=RENEW_BATCH)
+        self._lookups: BatchedLoad[str, str] = BatchedLoad(self._owners_of, max_batch=RENEW_BATCH)
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = False  # subscribed to this node's channels, listening
@@ -88,10 +100,27 @@ class RedisBus:
         return f"{self.prefix}lease:{room_id}"
 
     async def acquire(self, room_id: str) -> bool:
+        """Take the room's lease if it is free: whether this node holds it now."""
+        return await self.claim(room_id) == self.node_id
+
+    async def claim(self, room_id: str) -> str:
+        """Take the room's lease if it is free; the owner's id after that (maybe ours).
+
+        Setting and reading the lease is one script, so the answer is never "nobody"."""
         async with _reaching_redis():
-            return bool(
-                await self.redis.set(self._lease(room_id), self.node_id, nx=True, px=self.lease_ms)
-            )
+            owner = await self._claims.load(room_id)
+        if owner is None:  # the script always returns an owner
+            raise RuntimeError(f"no owner settled for room {room_id}")
+        return owner
+
+    async def _claim_all(self, room_ids: list[str]) -> dict[str, str]:
+        async with _reaching_redis(), self.redis.pipeline(transaction=False) as pipe:
+            for room_id in room_ids:
+                await self._claim(
+                    keys=[self._lease(room_id)], args=[self.node_id, self.lease_ms], client=pipe
+                )
+            owners = await pipe.execute()
+        return {room_id: str(_text(owner)) for room_id, owner in zip(room_ids, owners, strict=True)}
 
     async def renew_all(self, room_ids: list[str]) -> list[bool]:
         """Renew many leases in one round trip per ``RENEW_BATCH``: which are still ours.
@@ -116,7 +145,11 @@ class RedisBus:
 
     async def owner(self, room_id: str) -> str | None:
         async with _reaching_redis():
-            return _text(await self.redis.get(self._lease(room_id)))
+            return await self._lookups.load(room_id)
+
+    async def _owners_of(self, room_ids: list[str]) -> dict[str, str]:
+        owners = await self.owners(room_ids)
+        return {room_id: owner for room_id, owner in zip(room_ids, owners, strict=True) if owner}
 
     async def owners(self, room_ids: list[str]) -> list[str | None]:
         if not room_ids:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.batch import BatchedLoad
+from app.batch import BatchedLoad
 from app.store.db import Database
 from app.store.models import Player, PlayerSession
 

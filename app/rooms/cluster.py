@@ -193,15 +193,8 @@ class Cluster:
         """Take the room's lease if it is free. Returns None when we own it, else the owner."""
         if not self.bus.connected:  # what other nodes said to us would not arrive: take nothing
             raise BusUnavailable()
-        for _ in range(3):
-            if await self.bus.acquire(room_id):
-                return None
-            owner = await self.bus.owner(room_id)
-            if owner == self.bus.node_id:
-                return None
-            if owner is not None:
-                return owner
-        raise RuntimeError(f"could not settle the owner of room {room_id}")
+        owner = await self.bus.claim(room_id)
+        return None if owner == self.bus.node_id else owner
 
     async def find_relay(self, room_id: str) -> RemoteTable | None:
         table = self.remote.get(room_id)

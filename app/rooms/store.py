@@ -16,13 +16,13 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.batch import BatchedLoad, GroupCommit
 from app.players import ratings
 from app.rooms import lifecycle, quickplay, tournament_play
 from app.rooms.effects import KeepChat
 from app.rooms.state import utc
 from app.settings import Settings
 from app.store import chatlog, fairplay, games, rooms
-from app.store.batch import BatchedLoad, GroupCommit
 from app.store.db import Database
 from app.store.records import MoveRecord, RoomInfo, StoreConflict, StoredSet
 from app.store.types import utcnow

@@ -107,3 +107,33 @@ async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
     finally:
         await a.close()
         await b.close()
+
+
+def connections(bus: RedisBus) -> int:
+    """How many connections the bus's client has opened (idle and in use)."""
+    return sum(count for count, _ in bus.redis.connection_pool.get_connection_count())
+
+
+async def test_tables_opening_together_claim_in_one_trip_and_every_room_gets_one_owner(
+    redis_url: str, redis_prefix: str
+) -> None:
+    a, b = make_bus(redis_url, redis_prefix, "a"), make_bus(redis_url, redis_prefix, "b")
+    rooms = [f"room-{i}" for i in range(300)]  # a tournament's round on two nodes at once
+    try:
+        await a.acquire("room-0")  # a table a already runs
+        got_a, got_b = await asyncio.gather(
+            asyncio.gather(*(a.claim(room) for room in rooms)),
+            asyncio.gather(*(b.claim(room) for room in reversed(rooms))),
+        )
+        owners = await a.owners(rooms)
+        assert list(got_a) == owners == list(reversed(got_b))  # both sides agree with Redis
+        assert owners[0] == "a" and set(owners) <= {"a", "b"}
+        assert await b.acquire("room-0") is False and await b.owner("room-0") == "a"
+        looked_up = await asyncio.gather(*(b.owner(room) for room in rooms))
+        assert list(looked_up) == owners
+        # 300 claims and 300 look-ups at once, each a pipeline or one MGET: a connection or two,
+        # not one per room.
+        assert connections(a) <= 2 and connections(b) <= 2
+    finally:
+        await a.close()
+        await b.close()

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import event, func, select, text
 
+from app.batch import BatchedLoad, GroupCommit
 from app.rooms.store import SqlGameStore
 from app.store import fairplay, players, rooms, social
-from app.store.batch import BatchedLoad, GroupCommit
 from app.store.db import Database
 from app.store.models import Deal, Move, Room, Score, Seat
 from app.store.records import MoveRecord, StoreConflict

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Lowest first. Each entry is a package (``app.store`` and everything in it) or a module.
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("app.errors", "app.settings"),  # the ground: errors and configuration, nothing else
+    # the ground: errors, configuration, and batching many callers into one trip; nothing else
+    ("app.errors", "app.settings", "app.batch"),
     # the vocabulary and the plumbing: room settings, the lobby's seam to the live tables, logs,
     # metrics, the bus, who is calling, page cursors
     ("app.presets", "app.live", "app.logs", "app.metrics", "app.bus", "app.clients", "app.cursors"),
