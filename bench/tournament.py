@@ -25,21 +25,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import random
 import secrets
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import orjson
 import websockets
 from redis.asyncio import Redis
 from sqlalchemy import select, text
+from websockets.sync.client import connect as connect_sync
 
 from app.store.db import create_engine
 from app.store.models import Move
@@ -54,28 +57,45 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 
 class TimedWatcher(Watcher):
     """The tournament's watcher, noting when each frame arrived (``arrived[i]`` is
-    ``received[i]``'s): the rounds are timed from the frames themselves, not from when this
-    client got round to looking (it closes 256 sockets in between)."""
+    ``received[i]``'s). It reads in a thread of its own: the rounds are timed from the frames
+    themselves, not from when this process's busy event loop (256 sockets) got round to them."""
 
     arrived: list[float]
 
-    async def _read(self) -> None:
+    async def connect(self) -> None:
         self.arrived = []
+        self._sync = connect_sync(self.url, max_size=2**22)
+        self._thread = threading.Thread(target=self._read_in_thread, daemon=True)
+        self._thread.start()
+
+    def _read_in_thread(self) -> None:
         try:
-            async for frame in self._ws:
-                self.arrived.append(time.monotonic())
-                self.received.append(json.loads(frame))
-                self._changed.set()
+            for frame in self._sync:
+                at = time.monotonic()
+                message = orjson.loads(frame)
+                self.arrived.append(at)  # before ``received``: never a frame without its time
+                self.received.append(message)
         except websockets.ConnectionClosed:
             pass
-        finally:
-            self._changed.set()
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if not self._thread.is_alive():
+                raise AssertionError(f"the socket closed; received {self.received[-3:]}")
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        self._sync.close()
+        await asyncio.to_thread(self._thread.join, 10)
 
     def arrival(self, kind: str, number: int) -> float:
         """When the last frame of ``kind`` for round ``number`` arrived."""
         return max(
             at
-            for at, f in zip(self.arrived, self.received, strict=True)
+            for at, f in zip(self.arrived, list(self.received), strict=False)
             if f["type"] == kind and f["round"] == number
         )
 
@@ -108,7 +128,8 @@ class Seat:
         client = self.client
         for _ in range(2_000):
             await client.wait_for(lambda: my_turn(client) or set_over(client), timeout=60)
-            if set_over(client):
+            if set_over(client):  # an entrant leaves its table as its set ends
+                await client.close()
                 return
             tile, end = choose(client.view or {}, self.rng)
             sent = time.monotonic()
@@ -217,7 +238,6 @@ async def one_run(args: argparse.Namespace, workdir: Path, database_url: str) ->
                 for seat in seats:
                     rtts += seat.rtts
                     acked += seat.acked
-                    await seat.client.close()
                 seats = []
                 tables = len(frame["tables"])
                 await watcher.wait_for(

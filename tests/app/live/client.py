@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 
@@ -126,7 +127,7 @@ class TableClient:
     async def _read(self) -> None:
         try:
             async for frame in self._ws:
-                message = json.loads(frame)
+                message = orjson.loads(frame)
                 self.received.append(message)
                 self._apply(message)
                 self._changed.set()
@@ -218,7 +219,7 @@ class MeClient:
     async def _read(self) -> None:
         try:
             async for frame in self._ws:
-                message = json.loads(frame)
+                message = orjson.loads(frame)
                 self.received.append(message)
                 if message["type"] == "presence":
                     self.friends[message["player_id"]] = message
