@@ -5,9 +5,10 @@
 Three ways to make N moves durable in one transaction, each timed in CPU (this process, all
 threads: the driver's thread and the kernel's fsync work included) and wall clock:
 
-* ``store``: ``SqlGameStore._commit_moves`` exactly as the live tables use it (a pooled
-  connection per commit, SQLAlchemy Core, aiosqlite or asyncpg);
-* ``held``: the same statements on one connection kept open across commits (no pool checkout);
+* ``store``: ``SqlGameStore._commit_moves`` exactly as the live tables use it (SQLAlchemy Core,
+  aiosqlite or asyncpg, on the history's connections kept open between commits);
+* ``held``: the same statements on one connection of an engine of its own, kept open across
+  commits;
 * ``driver``: the bare driver, one transaction with an ``executemany`` (sqlite3 in this thread
   with the server's pragmas; asyncpg with a prepared statement).
 
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.rooms.store import SqlGameStore, write_moves
 from app.store import migrate, players, rooms
-from app.store.db import Database
+from app.store.db import Database, create_engine
 from app.store.records import MoveRecord
 
 PG_SERVER = "postgres@127.0.0.1:5432"
@@ -99,7 +100,9 @@ async def measure(url: str, driver: Driver, commits: int) -> None:
         async def via_store(n: int) -> None:
             await store._commit_moves(moves.take(n))
 
-        held_conn = await db.history_engine.connect()
+        # an engine of its own: on SQLite the store holds the history's one connection
+        held_engine = create_engine(url)
+        held_conn = await held_engine.connect()
 
         async def via_held(n: int) -> None:
             async with held_conn.begin():
@@ -113,6 +116,7 @@ async def measure(url: str, driver: Driver, commits: int) -> None:
             print(f"batch {batch:2d}  held   {await timed(n, batch, via_held)}")
             print(f"batch {batch:2d}  driver {await driver(n, batch)}")
         await held_conn.close()
+        await held_engine.dispose()
     finally:
         await db.dispose()
 

@@ -151,6 +151,39 @@ async def test_history_written_concurrently_by_many_tables(database_url: str) ->
         await db.dispose()
 
 
+async def test_history_keeps_its_connection_open_and_drops_one_whose_transaction_failed(
+    database_url: str,
+) -> None:
+    """Moves commit one after another on one connection kept open (no pool checkout each);
+    a transaction that fails (here a second writer of the same move) is rolled back and its
+    connection closed, and the next move commits on a fresh one."""
+    db = Database(database_url, secret_key="k")
+    checkouts = 0
+
+    def checked_out(*_: object) -> None:
+        nonlocal checkouts
+        checkouts += 1
+
+    try:
+        store = SqlGameStore(db)
+        [(_, deal_id)] = await set_and_deal_ids(db, 1)  # the set and the deal: history too
+        event.listen(db.history_engine.sync_engine.pool, "checkout", checked_out)
+        for seq in range(1, 6):
+            await store.record_move(record(deal_id, seq))
+        assert checkouts == 0  # still the connection that wrote the set and the deal
+        with pytest.raises(StoreConflict):
+            await store.record_move(replace(record(deal_id, 5), tile="5-5"))
+        await store.record_move(record(deal_id, 6))
+        assert checkouts == 1
+        async with db.session() as session:
+            tiles = await session.scalars(
+                select(Move.tile).where(Move.deal_id == deal_id).order_by(Move.seq)
+            )
+            assert list(tiles) == ["6-6"] * 6  # the conflicting write left nothing
+    finally:
+        await db.dispose()
+
+
 async def test_an_in_memory_sqlite_database_writes_history_where_it_reads() -> None:
     # An in-memory database exists once per connection: a second engine would write elsewhere.
     db = Database("sqlite+aiosqlite://", secret_key="k")
