@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event, inspect, make_url, text
+from sqlalchemy import Dialect, Table, event, insert, inspect, make_url, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -41,6 +43,58 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets the lobby read while a table appends moves; the embedded server has both at once.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
+
+
+async def insert_rows(conn: AsyncConnection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """``INSERT`` of ``rows`` (dicts with the same keys) into ``table``, in the connection's
+    transaction.
+
+    On SQLite, aiosqlite runs every driver call in its own thread and waits for the answer: a
+    cursor, the statement, closing the cursor are each a trip there and back, and on a
+    human-paced move those trips are most of the commit's CPU. So the rows go through the
+    driver's ``executemany`` in one trip: the statement is SQLAlchemy's own, compiled once per
+    table and columns, and the values pass through the columns' types as SQLAlchemy would bind
+    them. Driver errors come back as SQLAlchemy's (``IntegrityError`` for a duplicate key). On
+    other databases it is ``conn.execute(insert(table), rows)``."""
+    if not rows:
+        return
+    if conn.dialect.name != "sqlite":
+        await conn.execute(insert(table), rows)
+        return
+    sql, order, processors = _sqlite_insert(conn.dialect, table, tuple(rows[0]))
+    values = [
+        tuple(
+            value if process is None else process(value)
+            for value, process in zip((row[key] for key in order), processors, strict=True)
+        )
+        for row in rows
+    ]
+    driver = (await conn.get_raw_connection()).driver_connection
+    assert driver is not None  # a connection in a transaction
+    try:
+        await driver.executemany(sql, values)
+    except sqlite3.Error as exc:
+        raise DBAPIError.instance(
+            sql, values, exc, sqlite3.Error, hide_parameters=True, ismulti=True
+        ) from exc
+
+
+_compiled: dict[tuple[str, tuple[str, ...]], tuple[str, list[str], list[Any]]] = {}
+
+
+def _sqlite_insert(
+    dialect: Dialect, table: Table, columns: tuple[str, ...]
+) -> tuple[str, list[str], list[Any]]:
+    key = (table.name, columns)
+    found = _compiled.get(key)
+    if found is None:
+        compiled = insert(table).compile(dialect=dialect, column_keys=list(columns))
+        order = list(compiled.positiontup or ())
+        processors = [
+            table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in order
+        ]
+        found = _compiled[key] = (str(compiled), order, processors)
+    return found
 
 
 # A server database (PostgreSQL): enough connections for the group commit, deal and set rows and

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store import fairplay, players, social
-from app.store.db import Database
+from app.store.db import Database, insert_rows
 from app.store.models import (
     FAIR_SHUFFLE,
     Base,
@@ -202,8 +202,9 @@ async def insert_deals(
 
 async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
     """Append the moves (one multi-row INSERT), then book what each of them concluded."""
-    await conn.execute(
-        insert(MOVES),
+    await insert_rows(
+        conn,
+        MOVES,
         [
             {
                 "deal_id": r.deal_id,

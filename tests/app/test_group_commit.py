@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import event, func, select, text
+from sqlalchemy import event, func, insert, select, text
 
 from app.batch import BatchedLoad, GroupCommit
 from app.rooms.store import SqlGameStore
@@ -180,6 +180,34 @@ async def test_history_keeps_its_connection_open_and_drops_one_whose_transaction
                 select(Move.tile).where(Move.deal_id == deal_id).order_by(Move.seq)
             )
             assert list(tiles) == ["6-6"] * 6  # the conflicting write left nothing
+    finally:
+        await db.dispose()
+
+
+async def test_a_move_is_stored_as_sqlalchemy_stores_it(database_url: str) -> None:
+    """On SQLite the moves skip SQLAlchemy's execution for the driver's (db.insert_rows): the
+    columns hold the same values, of the same types, as a plain INSERT writes."""
+    db = Database(database_url, secret_key="k")
+    try:
+        store = SqlGameStore(db)
+        [(_, deal_id)] = await set_and_deal_ids(db, 1)
+        at = datetime(2026, 12, 3, 19, 30, 15, 123456, tzinfo=timezone(timedelta(hours=7)))
+        values = {"seat": 2, "tile": "3-4", "end": "left", "auto": True, "client_move_id": "m-1"}
+        await store.record_move(replace(record(deal_id, 1), at=at, **values))
+        async with db.history() as conn:
+            await conn.execute(
+                insert(Move.__table__), [{"deal_id": deal_id, "seq": 2, "created_at": at, **values}]
+            )
+        columns = 'seat, tile, "end", auto, client_move_id, created_at'
+        if database_url.startswith("sqlite"):
+            columns += ", typeof(created_at), typeof(auto)"  # text and integer, both ways
+        async with db.session() as session:
+            raw = (await session.execute(text(f"SELECT {columns} FROM moves ORDER BY seq"))).all()
+            read = list(await session.scalars(select(Move).order_by(Move.seq)))
+        assert len(raw) == 2 and raw[0] == raw[1]
+        assert [m.created_at for m in read] == [at, at]
+        assert read[0].created_at.utcoffset() == timedelta(0)  # stored as UTC
+        assert (read[0].end, read[0].auto, read[0].client_move_id) == ("left", True, "m-1")
     finally:
         await db.dispose()
 
