@@ -38,6 +38,26 @@ RSS are the sums over the nodes' processes (the per-node figures are under ``per
 ``/metrics`` is scraped on every node at the start and the end of the window and merged
 (histogram counts added).
 
+Spectators (``--spectators N``, ``--watched-tables K``, default 1; issue #29's watched final): N
+sockets that watch the first K tables (the first ones get one more when K does not divide N),
+spectator ``j`` of table ``i`` on node ``(i + j) % N`` (spread as the seats are), connected
+``--spectator-concurrency`` (32) at a time after the seats and before the sets start; the setup
+then waits until their frames have stopped for a second (each join is told to every socket of
+the table: ``presence``). A spectator says ``hello`` with ``"token": null`` (docs/PROTOCOL.md) and
+reads every frame. Thousands of them read every frame of a move, so their WebSocket client is
+written out by hand on an ``asyncio.Protocol`` (RFC 6455's client side: the upgrade, masked
+``hello``, pings answered) and no frame's JSON is parsed: an ``event`` frame's ``set`` and ``seq``
+are read from its first bytes, and the chunk's arrival time is kept per ``(set, seq)`` (how many
+spectators got it, the first and the last one's time). Per move a watched table's seat sent in the
+window (its ``played`` event names its ``set`` and ``seq``), the report has the delay from the
+``play`` sent to the LAST spectator's copy (``spectator_last_ms``; the first's too), the moves
+fewer spectators got than were connected when the window opened (``spectator_moves_short``: one
+was dropped meanwhile), spectators' disconnects by close code (1013: the server's outbox for it
+overflowed, ``slow_consumer``), the watched players' own round trip (``watched_rt_event_ms``, kept
+with no spectators too, for the comparison) and ``server_cpu_us_per_move_per_spectator``: all the
+server's CPU in the window (every node's, nothing subtracted) / the watched tables' moves in the
+window / the spectators connected when it opened.
+
 Bounded: only loopback URLs are accepted, the table count is capped, every phase has a timeout,
 and the whole run stops by itself after setup + warmup + duration.
 """
@@ -1519,7 +1539,8 @@ def print_report(r: dict[str, Any]) -> None:
         cpu = f"CPU {ns['cpu_percent']}% RSS {ns['rss_mb']} MB, " if ns else ""
         lag = nm["loop_lag_ms"].get("p99_le") if nm.get("available") else None
         print(
-            f"  node {node} {n['url']}: {cpu}{n['sockets']} sockets, {n['moves_via_sockets']} "
+            f"  node {node} {n['url']}: {cpu}{n['sockets']} sockets, "
+            f"{n.get('spectators', 0)} spectators, {n['moves_via_sockets']} "
             f"moves through its sockets, {nm.get('moves_applied')} applied by its tables, "
             f"loop lag p99 <= {lag} ms"
         )

@@ -32,6 +32,15 @@ Server settings for the game (``GAPLE_*``, app/settings.py):
 * with think time: the defaults (rate limit 10/s, burst 20, 5 s between deals).
 ``--server-env KEY=VALUE`` adds or overrides any of them.
 
+``--spectators N`` and ``--watched-tables K`` go to bench/load.py for both targets (N spectator
+sockets on the first K tables, spread over the nodes as the seats are; the relay gives its
+spectators the same fan-out: the event and one public snapshot, serialised once). A second
+table follows the first, per target: play -> last spectator delay p50/p99/max, the watched
+players' round trip, server CPU per move per spectator (all the server's CPU in the window, every
+node's, nothing subtracted, / the watched tables' moves in the window / the spectators connected
+when it opened), and the game/relay ratios. Run it again with ``--spectators 0 --targets game``
+for the players' round trip without spectators.
+
 ``--profile DIR`` attaches ``py-spy record`` (``.venv/bin/pip install py-spy``) to each server
 under test (every node: ``<name>-node<i>``) for the measured window only, writes the raw
 collapsed stacks there and prints the hotspots (``--profile-gil``: only samples holding the GIL;
@@ -433,7 +442,7 @@ def start_profiler(
     pid: int, args: argparse.Namespace, outdir: Path, tag: str
 ) -> subprocess.Popen[bytes]:
     outdir.mkdir(parents=True, exist_ok=True)
-    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    spy = args.py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     # Raw collapsed stacks (for the hotspot table) -- an SVG can be made from them later.
     cmd = [
         spy,
@@ -710,6 +719,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--server-root", default=None, metavar="DIR", help="game server from DIR")
     p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--profile", default=None, metavar="DIR")
+    p.add_argument("--py-spy", default=None, metavar="PATH", help="py-spy to --profile with")
     p.add_argument(
         "--profile-gil",
         action="store_true",
