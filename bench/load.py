@@ -1043,9 +1043,9 @@ class Spectator(asyncio.Protocol):
                 break
             pos = end
             opcode = b0 & 0x0F
-            watch.frames += 1
-            watch.bytes += length
             if opcode == 0x1 and b0 & 0x80:
+                watch.frames += 1  # text frames only: the server's pings do not count
+                watch.bytes += length
                 if buf.startswith(EVENT_PREFIX, start):
                     at = start + len(EVENT_PREFIX)
                     comma = buf.index(b",", at)
@@ -1378,7 +1378,7 @@ async def connect_spectators(run: Run, tables: list[Table]) -> float:
     when it does not divide), each spread over the nodes as the seats are, ``--spectator-
     concurrency`` handshakes at a time, before the sets start. Then wait until the frames their
     arrival sets off (the game tells every socket of the table each time one joins: presence)
-    have stopped coming for a second. Returns the seconds it all took."""
+    have stopped coming for a second (five minutes at most). Returns the seconds it all took."""
     args = run.args
     if args.spectators <= 0:
         return 0.0
@@ -1403,7 +1403,7 @@ async def connect_spectators(run: Run, tables: list[Table]) -> float:
     await asyncio.wait_for(asyncio.gather(*jobs), args.setup_timeout)
     watches = [t.watch for t in watched if t.watch is not None]
     last, quiet_since = -1, time.perf_counter()
-    deadline = time.perf_counter() + args.setup_timeout
+    deadline = time.perf_counter() + min(args.setup_timeout, 300)
     while time.perf_counter() < deadline:
         frames = sum(w.frames for w in watches)
         if frames != last:
