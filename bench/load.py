@@ -38,6 +38,26 @@ RSS are the sums over the nodes' processes (the per-node figures are under ``per
 ``/metrics`` is scraped on every node at the start and the end of the window and merged
 (histogram counts added).
 
+Spectators (``--spectators N``, ``--watched-tables K``, default 1; issue #29's watched final): N
+sockets that watch the first K tables (the first ones get one more when K does not divide N),
+spectator ``j`` of table ``i`` on node ``(i + j) % N`` (spread as the seats are), connected
+``--spectator-concurrency`` (32) at a time after the seats and before the sets start; the setup
+then waits until their frames have stopped for a second (each join is told to every socket of
+the table: ``presence``). A spectator says ``hello`` with ``"token": null`` (docs/PROTOCOL.md) and
+reads every frame. Thousands of them read every frame of a move, so their WebSocket client is
+written out by hand on an ``asyncio.Protocol`` (RFC 6455's client side: the upgrade, masked
+``hello``, pings answered) and no frame's JSON is parsed: an ``event`` frame's ``set`` and ``seq``
+are read from its first bytes, and the chunk's arrival time is kept per ``(set, seq)`` (how many
+spectators got it, the first and the last one's time). Per move a watched table's seat sent in the
+window (its ``played`` event names its ``set`` and ``seq``), the report has the delay from the
+``play`` sent to the LAST spectator's copy (``spectator_last_ms``; the first's too), the moves
+fewer spectators got than were connected when the window opened (``spectator_moves_short``: one
+was dropped meanwhile), spectators' disconnects by close code (1013: the server's outbox for it
+overflowed, ``slow_consumer``), the watched players' own round trip (``watched_rt_event_ms``, kept
+with no spectators too, for the comparison) and ``server_cpu_us_per_move_per_spectator``: all the
+server's CPU in the window (every node's, nothing subtracted) / the watched tables' moves in the
+window / the spectators connected when it opened.
+
 Bounded: only loopback URLs are accepted, the table count is capped, every phase has a timeout,
 and the whole run stops by itself after setup + warmup + duration.
 """
@@ -46,6 +66,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gc
 import ipaddress
@@ -64,6 +85,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import httpx
+import orjson
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect as ws_connect
@@ -78,6 +100,7 @@ except Exception:  # pragma: no cover - the engine is in the same repo
     _BOT = None
 
 MAX_TABLES = 5000
+MAX_SPECTATORS = 20000
 DEFAULT_URL = "http://127.0.0.1:8000"
 SEATS = 4
 HOST_SEAT = 0
@@ -219,6 +242,7 @@ class Usage:
         rss_end = self.rss_samples[-1] if self.rss_samples else 0
         rss_max = max(self.rss_samples) if self.rss_samples else 0
         return {
+            "cpu_s": round(cpu, 3),
             "cpu_percent": round(100 * cpu / wall, 1),
             "main_thread_cpu_percent": round(100 * self.main_cpu / wall, 1),
             "threads": self.threads,
@@ -647,6 +671,11 @@ class Run:
         self.bytes_in = 0
         self.sets_restarted = 0
         self.deals_started = 0
+        # the watched tables (--watched-tables): their seats' round trips, their moves
+        self.rt_watched: list[float] = []
+        self.watched_moves = 0
+        self.spectator_disconnects: Counter[str] = Counter()
+        self.spectator_errors: Counter[str] = Counter()
 
     def in_window(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -815,6 +844,8 @@ class SeatClient:
         if in_window:
             run.moves += 1
             run.moves_by_node[self.node] += 1
+            if self.table.watched:
+                run.watched_moves += 1
         if ev.get("auto"):
             deliberate = self.afk is not None and self.afk[0] == self.set
             if in_window:
@@ -839,6 +870,10 @@ class SeatClient:
         if sent is not None and in_window:
             run.own_moves += 1
             run.rt_event.append((now - sent) * 1000)
+            if self.table.watched:
+                run.rt_watched.append((now - sent) * 1000)
+                if self.table.watch is not None:
+                    self.table.watch.sent[(msg["set"], msg["seq"])] = sent
 
     def maybe_act(self) -> None:
         run = self.run
@@ -894,6 +929,212 @@ class SeatClient:
         self.send(message)
 
 
+# --- spectators ---------------------------------------------------------------------------------
+
+EVENT_PREFIX = b'{"type":"event","set":'
+SNAPSHOT_PREFIX = b'{"type":"snapshot"'
+ERROR_PREFIX = b'{"type":"error"'
+BYE_PREFIX = b'{"type":"bye"'
+
+
+class Spectator(asyncio.Protocol):
+    """One watching socket, its client side of RFC 6455 written out by hand so that a frame
+    costs the generator a few microseconds: thousands of these read every frame of a move.
+
+    It sends the upgrade request, then ``hello`` with ``"token": null`` (docs/PROTOCOL.md: no
+    token makes a spectator), answers the server's pings, and reads every frame without parsing
+    its JSON: an ``event`` frame's ``set`` and ``seq`` are read from its first bytes (both servers
+    serialise with orjson, keys in the protocol's order, no spaces), and its arrival time (one
+    clock read per chunk received) goes to the table's ``Watch``. The first ``snapshot`` marks the
+    socket ready. Server frames are never masked, nor (from either server) fragmented; a
+    fragmented message would be counted in ``Watch.fragments`` and skipped.
+    """
+
+    def __init__(self, watch: Watch, host: str, path: str) -> None:
+        loop = asyncio.get_running_loop()
+        self.watch = watch
+        self.host = host
+        self.path = path
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+        self.upgraded = False
+        self.ready: asyncio.Future[None] = loop.create_future()
+        self.done: asyncio.Future[None] = loop.create_future()
+        self.close_code: int | None = None
+
+    # transport ------------------------------------------------------------------------------
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport  # uvloop's is no asyncio.Transport subclass
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            (
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        watch = self.watch
+        if not watch.run.stopping:
+            watch.run.spectator_disconnects[str(self.close_code)] += 1
+        watch.connected.discard(self)
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError(f"closed before the snapshot: {exc}"))
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        """A client frame: FIN, masked (RFC 6455 5.3), payloads of at most 125 bytes but hello."""
+        mask = os.urandom(4)
+        n = len(payload)
+        if n < 126:
+            head = bytes([0x80 | opcode, 0x80 | n])
+        else:
+            head = bytes([0x80 | opcode, 0x80 | 126]) + n.to_bytes(2, "big")
+        masked = bytes(b ^ mask[i & 3] for i, b in enumerate(payload))
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(head + mask + masked)
+
+    def close(self) -> None:
+        """A close frame (1000), then the socket closed without waiting for the server's."""
+        if self.transport is not None and not self.transport.is_closing():
+            self._frame(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+    # frames ---------------------------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        buf = self.buf
+        buf += data
+        if not self.upgraded:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buf.startswith(b"HTTP/1.1 101"):
+                status = bytes(buf[: buf.find(b"\r\n")]).decode(errors="replace")
+                if not self.ready.done():
+                    self.ready.set_exception(ConnectionError(f"upgrade refused: {status}"))
+                assert self.transport is not None
+                self.transport.close()
+                return
+            del buf[: end + 4]
+            self.upgraded = True
+            self._frame(0x1, b'{"type":"hello","token":null}')
+        watch = self.watch
+        pos, size = 0, len(buf)
+        while size - pos >= 2:
+            b0, length = buf[pos], buf[pos + 1] & 0x7F
+            start = pos + 2
+            if length == 126:
+                if size - pos < 4:
+                    break
+                length = int.from_bytes(buf[pos + 2 : pos + 4], "big")
+                start = pos + 4
+            elif length == 127:
+                if size - pos < 10:
+                    break
+                length = int.from_bytes(buf[pos + 2 : pos + 10], "big")
+                start = pos + 10
+            end = start + length
+            if end > size:
+                break
+            pos = end
+            opcode = b0 & 0x0F
+            if opcode == 0x1 and b0 & 0x80:
+                watch.frames += 1  # text frames only: the server's pings do not count
+                watch.bytes += length
+                if buf.startswith(EVENT_PREFIX, start):
+                    at = start + len(EVENT_PREFIX)
+                    comma = buf.index(b",", at)
+                    seq_at = comma + 7  # past ',"seq":'
+                    key = (int(buf[at:comma]), int(buf[seq_at : buf.index(b",", seq_at)]))
+                    seen = watch.arrivals.get(key)
+                    if seen is None:
+                        watch.arrivals[key] = [1, now, now]
+                    else:
+                        seen[0] += 1
+                        seen[2] = now
+                elif buf.startswith(SNAPSHOT_PREFIX, start):
+                    if not self.ready.done():
+                        watch.connected.add(self)
+                        self.ready.set_result(None)
+                elif buf.startswith(ERROR_PREFIX, start) or buf.startswith(BYE_PREFIX, start):
+                    message = orjson.loads(bytes(buf[start:end]))
+                    what = message.get("code") or message.get("reason") or "?"
+                    watch.run.spectator_errors[f"{message['type']}:{what}"] += 1
+            elif opcode == 0x9:  # ping: pong with the same payload
+                self._frame(0xA, bytes(buf[start:end]))
+            elif opcode == 0x8:
+                if length >= 2:
+                    self.close_code = int.from_bytes(buf[start : start + 2], "big")
+                self._frame(0x8, bytes(buf[start : start + 2]))
+                assert self.transport is not None
+                self.transport.close()
+            elif opcode in (0x0, 0x1, 0x2):
+                watch.fragments += 1
+        if pos:
+            del buf[:pos]
+
+
+class Watch:
+    """A watched table's spectators and what they received: per ``(set, seq)`` of an event, how
+    many spectators got it and when the first and the last did; and the moves its seats sent,
+    by the ``(set, seq)`` of their ``played`` event: when the seat sent the ``play``."""
+
+    def __init__(self, run: Run, table: Table) -> None:
+        self.run = run
+        self.table = table
+        self.spectators: list[Spectator] = []
+        self.connected: set[Spectator] = set()
+        self.arrivals: dict[tuple[int, int], list[Any]] = {}  # key -> [count, first, last]
+        self.sent: dict[tuple[int, int], float] = {}  # moves sent in the window
+        self.frames = 0
+        self.bytes = 0
+        self.fragments = 0
+
+    def node_of(self, index: int) -> int:
+        # As a table's seats are spread: shifted by the table's index.
+        return (self.table.index + index) % len(self.table.ws_bases)
+
+    async def connect_one(self, index: int) -> None:
+        base = self.table.ws_bases[self.node_of(index)]
+        parsed = urlparse(base)
+        host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
+        loop = asyncio.get_running_loop()
+        spectator = Spectator(self, f"{host}:{port}", f"/ws/rooms/{self.table.code}")
+        await asyncio.wait_for(loop.create_connection(lambda: spectator, host, port), 60)
+        self.spectators.append(spectator)
+        await asyncio.wait_for(spectator.ready, 120)
+
+    async def close(self) -> None:
+        for spectator in self.spectators:
+            spectator.close()
+        done = [s.done for s in self.spectators]
+        if done:
+            await asyncio.wait(done, timeout=10)
+
+    def report(self, window_spectators: int) -> dict[str, Any]:
+        """Per move sent in the window: play sent -> the last spectator's (and the first one's)
+        copy of its ``played`` event; moves that fewer spectators got than were connected when
+        the window opened are counted apart (a spectator dropped meanwhile)."""
+        last: list[float] = []
+        first: list[float] = []
+        short = 0
+        for key, sent in self.sent.items():
+            seen = self.arrivals.get(key)
+            if seen is None:
+                short += 1
+                continue
+            if seen[0] < window_spectators:
+                short += 1
+            first.append((seen[1] - sent) * 1000)
+            last.append((seen[2] - sent) * 1000)
+        return {"last": last, "first": first, "short": short}
+
+
 class Table:
     def __init__(self, index: int, ws_bases: list[str]) -> None:
         self.index = index
@@ -901,6 +1142,8 @@ class Table:
         self.code = ""
         self.tokens: list[str] = []
         self.seats: list[SeatClient] = []
+        self.watched = False  # one of the first --watched-tables: its players' rtt is kept apart
+        self.watch: Watch | None = None  # its spectators, when it has some
 
     @property
     def rest_node(self) -> int:
@@ -972,9 +1215,13 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         sys.exit("load.py: give one --server-pid per --url (the same order), or none")
     if not 1 <= args.tables <= MAX_TABLES:
         sys.exit(f"load.py: --tables must be 1..{MAX_TABLES}")
+    if args.spectators < 0 or not 1 <= args.watched_tables <= args.tables:
+        sys.exit("load.py: --spectators must be >= 0 and --watched-tables 1..--tables")
+    if args.spectators > MAX_SPECTATORS:
+        sys.exit(f"load.py: --spectators must be at most {MAX_SPECTATORS}")
     sockets = args.tables * SEATS
-    nofile = raise_nofile(sockets + 1024)
-    if nofile < sockets + 64:
+    nofile = raise_nofile(sockets + args.spectators + 1024)
+    if nofile < sockets + args.spectators + 64:
         sys.exit(f"load.py: open-file limit {nofile} is too low for {sockets} sockets")
 
     run = Run(args)
@@ -983,6 +1230,8 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     bases = [url.rstrip("/") for url in urls]
     ws_bases = ["ws" + base[len("http") :] for base in bases]
     tables = [Table(i, ws_bases) for i in range(args.tables)]
+    for table in tables[: args.watched_tables]:
+        table.watched = True
 
     t_setup = time.perf_counter()
     sem = asyncio.Semaphore(args.setup_concurrency)
@@ -1001,6 +1250,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
 
         await asyncio.wait_for(asyncio.gather(*(one(t) for t in tables)), args.setup_timeout)
         setup_seconds = time.perf_counter() - t_setup
+        spectator_seconds = await connect_spectators(run, tables)
         rss_idle = server.rss()
 
         # Start every table at (nearly) the same moment.
@@ -1028,6 +1278,8 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     # bench/run.py waits for this line to attach a profiler for the window only.
     print(f"load: window open for {args.duration:g} s", flush=True)
     load_before = machine_load()
+    watches = [t.watch for t in tables if t.watch is not None]
+    window_spectators = [len(w.connected) for w in watches]
     scraper = ClusterMetrics(bases)
     dbcpu = DbBackends(args.db_name)
     redis_cpu = ProcessCpu(args.redis_pid)
@@ -1053,6 +1305,10 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     own_gc.stop()
     run.stopping = True
 
+    end_spectators = sum(len(w.connected) for w in watches)
+    # The spectators first, all at once: one leaving at a time would have the game tell every
+    # other one (presence), a storm outside the window that only slows the teardown down.
+    await asyncio.gather(*(w.close() for w in watches))
     all_seats = [s for t in tables for s in t.seats]
     await asyncio.wait_for(
         asyncio.gather(*(s.close() for s in all_seats), return_exceptions=True), 60
@@ -1104,9 +1360,109 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
         "generator": me.report(sockets, 0, run.moves),
         "machine": {"load_before": load_before, "load_after": machine_load()},
     }
+    report.update(
+        spectator_report(
+            run, watches, window_spectators, end_spectators, spectator_seconds, report["server"]
+        )
+    )
     if len(urls) > 1:
         report["per_node"] = node_reports(run, tables, urls, server, scraper)
+        spectators = Counter(w.node_of(i) for w in watches for i in range(len(w.spectators)))
+        for node, entry in enumerate(report["per_node"]):
+            entry["spectators"] = spectators[node]
     return report
+
+
+async def connect_spectators(run: Run, tables: list[Table]) -> float:
+    """--spectators sockets over the first --watched-tables tables (the first ones get one more
+    when it does not divide), each spread over the nodes as the seats are, ``--spectator-
+    concurrency`` handshakes at a time, before the sets start. Then wait until the frames their
+    arrival sets off (the game tells every socket of the table each time one joins: presence)
+    have stopped coming for a second (five minutes at most). Returns the seconds it all took."""
+    args = run.args
+    if args.spectators <= 0:
+        return 0.0
+    t0 = time.perf_counter()
+    watched = tables[: args.watched_tables]
+    for table in watched:
+        table.watch = Watch(run, table)
+    sem = asyncio.Semaphore(args.spectator_concurrency)
+
+    async def one(watch: Watch, index: int) -> None:
+        async with sem:
+            try:
+                await watch.connect_one(index)
+            except (TimeoutError, OSError) as exc:  # counted; the run goes on
+                run.spectator_errors[f"connect:{type(exc).__name__}"] += 1
+
+    jobs = []
+    for k, table in enumerate(watched):
+        share = args.spectators // len(watched) + (1 if k < args.spectators % len(watched) else 0)
+        assert table.watch is not None
+        jobs += [one(table.watch, i) for i in range(share)]
+    await asyncio.wait_for(asyncio.gather(*jobs), args.setup_timeout)
+    watches = [t.watch for t in watched if t.watch is not None]
+    last, quiet_since = -1, time.perf_counter()
+    deadline = time.perf_counter() + min(args.setup_timeout, 300)
+    while time.perf_counter() < deadline:
+        frames = sum(w.frames for w in watches)
+        if frames != last:
+            last, quiet_since = frames, time.perf_counter()
+        elif time.perf_counter() - quiet_since >= 1.0:
+            break
+        await asyncio.sleep(0.2)
+    seconds = time.perf_counter() - t0
+    connected = sum(len(w.connected) for w in watches)
+    print(
+        f"load: {connected} of {args.spectators} spectators connected and quiet in {seconds:.1f} s",
+        flush=True,
+    )
+    return seconds
+
+
+def spectator_report(
+    run: Run,
+    watches: list[Watch],
+    window_spectators: list[int],
+    end_spectators: int,
+    setup_seconds: float,
+    server: dict[str, Any],
+) -> dict[str, Any]:
+    """The watched tables' figures: last (and first) spectator's delay per move, the watched
+    players' round trip, and the server's CPU per move per spectator: all the server's CPU in
+    the window (every node's, nothing subtracted) / the watched tables' moves in the window /
+    the spectators connected when it opened."""
+    last: list[float] = []
+    first: list[float] = []
+    short = 0
+    for watch, count in zip(watches, window_spectators, strict=True):
+        got = watch.report(count)
+        last += got["last"]
+        first += got["first"]
+        short += got["short"]
+    spectators = sum(window_spectators)
+    cpu_s = server.get("cpu_s")
+    per = None
+    if cpu_s is not None and spectators and run.watched_moves:
+        per = round(1e6 * cpu_s / run.watched_moves / spectators, 2)
+    return {
+        "spectators": run.args.spectators,
+        "watched_tables": run.args.watched_tables,
+        "spectators_window": spectators,
+        "spectators_end": end_spectators,
+        "spectator_setup_s": round(setup_seconds, 1),
+        "watched_moves": run.watched_moves,
+        "watched_rt_event_ms": summary(run.rt_watched),
+        "spectator_last_ms": summary(last),
+        "spectator_first_ms": summary(first),
+        "spectator_moves_short": short,
+        "spectator_frames_in": sum(w.frames for w in watches),
+        "spectator_bytes_in": sum(w.bytes for w in watches),
+        "spectator_fragments": sum(w.fragments for w in watches),
+        "spectator_disconnects_by_code": dict(run.spectator_disconnects),
+        "spectator_errors": dict(run.spectator_errors),
+        "server_cpu_us_per_move_per_spectator": per,
+    }
 
 
 def node_reports(
@@ -1183,7 +1539,8 @@ def print_report(r: dict[str, Any]) -> None:
         cpu = f"CPU {ns['cpu_percent']}% RSS {ns['rss_mb']} MB, " if ns else ""
         lag = nm["loop_lag_ms"].get("p99_le") if nm.get("available") else None
         print(
-            f"  node {node} {n['url']}: {cpu}{n['sockets']} sockets, {n['moves_via_sockets']} "
+            f"  node {node} {n['url']}: {cpu}{n['sockets']} sockets, "
+            f"{n.get('spectators', 0)} spectators, {n['moves_via_sockets']} "
             f"moves through its sockets, {nm.get('moves_applied')} applied by its tables, "
             f"loop lag p99 <= {lag} ms"
         )
@@ -1195,6 +1552,25 @@ def print_report(r: dict[str, Any]) -> None:
         )
         print(f"  server GC pauses in the window, by generation: {sm.get('gc_pauses')}")
     print(f"  generator GC pauses in the window (ms): {r.get('generator_gc_pauses_ms')}")
+    wr = r["watched_rt_event_ms"]
+    print(
+        f"  watched tables {r['watched_tables']}: {r['watched_moves']} moves, players' rt "
+        f"play->event ms p50 {wr['p50']} p99 {wr['p99']} max {wr['max']} (n={wr['n']})"
+    )
+    if r["spectators"]:
+        last, first = r["spectator_last_ms"], r["spectator_first_ms"]
+        print(
+            f"  spectators {r['spectators_window']} in the window ({r['spectators_end']} at its "
+            f"end, of {r['spectators']}; connected in {r['spectator_setup_s']} s): play -> last "
+            f"spectator ms p50 {last['p50']} p99 {last['p99']} max {last['max']} (n={last['n']}); "
+            f"-> first p50 {first['p50']} p99 {first['p99']}"
+        )
+        print(
+            f"  server CPU per move per spectator {r['server_cpu_us_per_move_per_spectator']} us; "
+            f"moves short of a spectator {r['spectator_moves_short']}; spectator frames "
+            f"{r['spectator_frames_in']}; disconnects {r['spectator_disconnects_by_code']} "
+            f"errors {r['spectator_errors']}"
+        )
     m = r.get("machine") or {}
     print(f"  machine load before/after: {m.get('load_before')} / {m.get('load_after')}")
 
@@ -1216,6 +1592,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--afk", type=float, default=0.0, help="chance a seat lets the clock play")
     p.add_argument("--turn-seconds", type=int, default=60, choices=[15, 30, 60])
     p.add_argument("--mode", default="tunggal", choices=["tunggal", "ganda"])
+    p.add_argument("--spectators", type=int, default=0, help="spectator sockets (all tables)")
+    p.add_argument(
+        "--watched-tables", type=int, default=1, help="the first K tables get the spectators"
+    )
+    p.add_argument("--spectator-concurrency", type=int, default=32, help="handshakes at a time")
     p.add_argument(
         "--server-pid",
         action="append",

@@ -18,6 +18,14 @@ docs/API.md and docs/PROTOCOL.md for the load generator to drive it exactly as i
   one-tile ``legal`` list, then the ``ack`` to the sender. The fake view has the real view's
   fields and a line that grows and resets like a deal, so frames are about as large as the game's.
   ``ping`` gets ``pong``; ``next_set`` and ``start`` restart the fake set.
+* Spectators: a ``hello`` with ``"token": null`` (as docs/PROTOCOL.md has it) joins the room as a
+  spectator: ``welcome`` with ``role`` ``spectator``, a public snapshot (``viewer``, ``hand`` and
+  ``discards`` null, no ``legal``), ``presence`` (to the seats and the newcomer only: the game
+  tells every socket, an N^2 cost of joining that the ceiling skips). Each move then sends them
+  the same ``played`` event as the seats and one public snapshot, both serialised once for all
+  spectators, written to one spectator after the other after the seats' frames (no per-socket
+  queue: a spectator that stops reading would stall the relay's table, which the benchmark's
+  readers never do).
 
 Frames are parsed with ``json.loads`` (as the game does, but without pydantic), serialised with
 orjson (the game's serialiser) and written straight to the socket (no per-socket writer task);
@@ -63,6 +71,7 @@ class Room:
     names: list[str | None] = field(default_factory=lambda: [None] * SEATS)
     status: str = "open"
     sockets: dict[int, WebSocket] = field(default_factory=dict)
+    spectators: dict[int, WebSocket] = field(default_factory=dict)  # by id(websocket)
     set: int = 0
     seq: int = 0
     turn: int = 0
@@ -98,7 +107,7 @@ class Room:
                 for i in range(SEATS)
             ],
             "seats_taken": taken,
-            "spectators": 0,
+            "spectators": len(self.spectators),
             "created_at": "2025-01-01T00:00:00Z",
         }
 
@@ -122,12 +131,13 @@ class Room:
         deadline = round(self.deadline * 1000)
         return {"seat": self.turn, "deadline": deadline, "remaining_ms": remaining}
 
-    def view(self, viewer: int) -> dict[str, Any]:
-        hand = TILES[viewer * 5 : viewer * 5 + 5]
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """A seat's view, or (``None``) a spectator's: no hand, no legal moves, no discards."""
+        hand = TILES[viewer * 5 : viewer * 5 + 5] if viewer is not None else None
         playing = self.status == "playing"
         legal = (
             [{"tile": hand[0], "end": None, "domi_points": None, "discard": False}]
-            if playing and viewer == self.turn
+            if hand is not None and playing and viewer == self.turn
             else []
         )
         return {
@@ -150,7 +160,7 @@ class Room:
             "ends": {"left": 0, "right": 2} if self.line else None,
             "set_aside": 0,
             "passes": [],
-            "discards": [],
+            "discards": [] if viewer is not None else None,
             "discard_counts": [0, 0, 0, 0],
             "discarded": [],
             "legal": legal,
@@ -178,7 +188,7 @@ class Relay:
         return room
 
 
-def _snapshot(room: Room, viewer: int, clock: dict[str, Any]) -> str:
+def _snapshot(room: Room, viewer: int | None, clock: dict[str, Any]) -> str:
     return dumps(
         {
             "type": "snapshot",
@@ -198,6 +208,30 @@ async def _send_all_snapshots(room: Room) -> None:
             await ws.send_text(_snapshot(room, seat, clock))
         except Exception:
             room.sockets.pop(seat, None)
+    if room.spectators:
+        await _send_spectators(room, (_snapshot(room, None, clock),))
+
+
+async def _send_spectators(room: Room, frames: tuple[str, ...]) -> None:
+    """The same frames, serialised once by the caller, to every spectator in turn."""
+    for key, ws in list(room.spectators.items()):
+        try:
+            for frame in frames:
+                await ws.send_text(frame)
+        except Exception:
+            room.spectators.pop(key, None)
+
+
+def _presence(room: Room) -> str:
+    return dumps(
+        {
+            "type": "presence",
+            "seats": [
+                {"seat": s, "connected": s in room.sockets, "bot": None} for s in range(SEATS)
+            ],
+            "spectators": len(room.spectators),
+        }
+    )
 
 
 def create_app() -> FastAPI:
@@ -264,7 +298,11 @@ def create_app() -> FastAPI:
             hello = json.loads(await websocket.receive_text())
         except (WebSocketDisconnect, ValueError):
             return
-        who = relay.guests.get(hello.get("token") or "")
+        token = hello.get("token")
+        who = relay.guests.get(token or "")
+        if room is not None and token is None:
+            await _watch(room, websocket)
+            return
         if room is None or who is None or who[0] not in room.seats:
             await websocket.send_text(dumps({"type": "error", "code": "bad_token", "message": ""}))
             await websocket.close(1008)
@@ -284,15 +322,7 @@ def create_app() -> FastAPI:
             )
         )
         await websocket.send_text(_snapshot(room, seat, room.clock()))
-        presence = dumps(
-            {
-                "type": "presence",
-                "seats": [
-                    {"seat": s, "connected": s in room.sockets, "bot": None} for s in range(SEATS)
-                ],
-                "spectators": 0,
-            }
-        )
+        presence = _presence(room)
         for ws in list(room.sockets.values()):
             await ws.send_text(presence)
         try:
@@ -314,6 +344,43 @@ def create_app() -> FastAPI:
                 del room.sockets[seat]
 
     return app
+
+
+async def _watch(room: Room, websocket: WebSocket) -> None:
+    """A spectator (``hello`` with ``"token": null``): ``welcome`` (role spectator), the public
+    snapshot, ``presence`` -- to it and the seats only: the game tells every socket, spectators
+    too, which makes N joins N^2 frames, a setup cost (outside the measured window) the ceiling
+    need not pay. Then it gets every event and the public snapshot; what it sends is refused."""
+    key = id(websocket)
+    room.spectators[key] = websocket
+    await websocket.send_text(
+        dumps(
+            {
+                "type": "welcome",
+                "role": "spectator",
+                "seat": None,
+                "player_id": None,
+                "room": room.public(),
+                "server_time": round(time.time() * 1000),
+            }
+        )
+    )
+    await websocket.send_text(_snapshot(room, None, room.clock()))
+    presence = _presence(room)
+    for ws in [*room.sockets.values(), websocket]:
+        await ws.send_text(presence)
+    try:
+        while True:
+            message = json.loads(await websocket.receive_text())
+            if message.get("type") == "ping":
+                await websocket.send_text(dumps({"type": "pong", "t": message.get("t")}))
+            else:
+                refusal = {"type": "error", "code": "spectator", "message": ""}
+                await websocket.send_text(dumps(refusal))
+    except (WebSocketDisconnect, RuntimeError, ValueError):
+        pass
+    finally:
+        room.spectators.pop(key, None)
 
 
 async def _relay_play(
@@ -355,6 +422,8 @@ async def _relay_play(
             await ws.send_text(_snapshot(room, viewer, clock))
         except Exception:
             room.sockets.pop(viewer, None)
+    if room.spectators:  # the same event, and one public snapshot serialised once for them all
+        await _send_spectators(room, (event, _snapshot(room, None, clock)))
     if sender is not None:
         await sender.send_text(
             dumps(

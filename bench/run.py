@@ -32,6 +32,15 @@ Server settings for the game (``GAPLE_*``, app/settings.py):
 * with think time: the defaults (rate limit 10/s, burst 20, 5 s between deals).
 ``--server-env KEY=VALUE`` adds or overrides any of them.
 
+``--spectators N`` and ``--watched-tables K`` go to bench/load.py for both targets (N spectator
+sockets on the first K tables, spread over the nodes as the seats are; the relay gives its
+spectators the same fan-out: the event and one public snapshot, serialised once). A second
+table follows the first, per target: play -> last spectator delay p50/p99/max, the watched
+players' round trip, server CPU per move per spectator (all the server's CPU in the window, every
+node's, nothing subtracted, / the watched tables' moves in the window / the spectators connected
+when it opened), and the game/relay ratios. Run it again with ``--spectators 0 --targets game``
+for the players' round trip without spectators.
+
 ``--profile DIR`` attaches ``py-spy record`` (``.venv/bin/pip install py-spy``) to each server
 under test (every node: ``<name>-node<i>``) for the measured window only, writes the raw
 collapsed stacks there and prints the hotspots (``--profile-gil``: only samples holding the GIL;
@@ -356,6 +365,10 @@ def load_command(
         str(args.turn_seconds),
         "--mode",
         args.mode,
+        "--spectators",
+        str(args.spectators),
+        "--watched-tables",
+        str(args.watched_tables),
         "--json",
         str(out),
         "--label",
@@ -429,7 +442,7 @@ def start_profiler(
     pid: int, args: argparse.Namespace, outdir: Path, tag: str
 ) -> subprocess.Popen[bytes]:
     outdir.mkdir(parents=True, exist_ok=True)
-    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    spy = args.py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     # Raw collapsed stacks (for the hotspot table) -- an SVG can be made from them later.
     cmd = [
         spy,
@@ -603,6 +616,83 @@ def table_rows(results: list[dict[str, Any]], args: argparse.Namespace) -> list[
     return lines
 
 
+def spectator_rows(results: list[dict[str, Any]], args: argparse.Namespace) -> list[str]:
+    """Markdown rows for the watched tables, per table count and target: the delay from a
+    player's ``play`` to the last spectator's copy of its event, the watched players' own round
+    trip, and the server's CPU per move per spectator (all its CPU in the window, every node's,
+    nothing subtracted, / the watched tables' moves in the window / the spectators connected when
+    the window opened); game/relay ratios of the last two."""
+    header = (
+        "| db | tables | spectators | watched tables | target | moves watched | "
+        "play -> last spectator p50 / p99 / max ms | play -> first spectator p50 / p99 ms | "
+        "watched players rt p50 / p99 ms | server CPU us per move per spectator | "
+        "game/relay CPU per move per spectator | game/relay players rt p99 | "
+        "moves short / spectator disconnects | setup s | load 1m |"
+    )
+    lines = [header, "|" + "---|" * (header.count("|") - 1)]
+    for tables in sorted({r["tables"] for r in results}):
+        relay = [r for r in results if r["tables"] == tables and r["kind"] == "relay"]
+        for kind in ("game", "relay"):
+            rs = [r for r in results if r["tables"] == tables and r["kind"] == kind]
+            if not rs:
+                continue
+
+            def fig(key: str, k: str, rs: list[dict[str, Any]] = rs) -> list[float]:
+                return [r[key][k] for r in rs if r.get(key, {}).get(k) is not None]
+
+            def cpu(rs: list[dict[str, Any]]) -> list[float]:
+                key = "server_cpu_us_per_move_per_spectator"
+                return [r[key] for r in rs if r.get(key) is not None]
+
+            ratio_cpu = ratio_rt = "-"
+            if kind == "game" and relay:
+                g, r = cpu(rs), cpu(relay)
+                if g and r:
+                    ratio_cpu = f"{_med(g) / _med(r):.2f}x"
+                g, r = fig("watched_rt_event_ms", "p99"), fig("watched_rt_event_ms", "p99", relay)
+                if g and r:
+                    ratio_rt = f"{_med(g) / _med(r):.2f}x"
+            loads = [
+                r["machine"]["load_before"].get("loadavg_1m")
+                for r in rs
+                if r.get("machine", {}).get("load_before", {}).get("loadavg_1m") is not None
+            ]
+            short = sum(r.get("spectator_moves_short", 0) for r in rs)
+            gone = sum(sum(r.get("spectator_disconnects_by_code", {}).values()) for r in rs)
+            db = args.db if args.nodes == 1 else f"{args.db}, {args.nodes} game nodes"
+            lines.append(
+                "| "
+                + " | ".join(
+                    [
+                        db if kind == "game" else "-",
+                        str(tables),
+                        str(args.spectators),
+                        str(args.watched_tables),
+                        kind,
+                        _spread([r.get("watched_moves", 0) for r in rs]),
+                        " / ".join(
+                            _spread(fig("spectator_last_ms", k), "{:.1f}")
+                            for k in ("p50", "p99", "max")
+                        ),
+                        " / ".join(
+                            _spread(fig("spectator_first_ms", k), "{:.1f}") for k in ("p50", "p99")
+                        ),
+                        " / ".join(
+                            _spread(fig("watched_rt_event_ms", k), "{:.1f}") for k in ("p50", "p99")
+                        ),
+                        _spread(cpu(rs), "{:.2f}"),
+                        ratio_cpu,
+                        ratio_rt,
+                        f"{short} / {gone}",
+                        _spread([r.get("spectator_setup_s", 0) for r in rs], "{:.0f}"),
+                        _spread(loads, "{:.1f}"),
+                    ]
+                )
+                + " |"
+            )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="game server vs relay, same generator, same run")
     p.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
@@ -617,6 +707,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--afk", type=float, default=0.0)
     p.add_argument("--turn-seconds", type=int, default=60)
     p.add_argument("--mode", default="tunggal")
+    p.add_argument("--spectators", type=int, default=0, help="spectator sockets (load.py)")
+    p.add_argument("--watched-tables", type=int, default=1, help="tables they watch (load.py)")
     p.add_argument("--duration", type=float, default=20.0)
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--repeat", type=int, default=1)
@@ -627,6 +719,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--server-root", default=None, metavar="DIR", help="game server from DIR")
     p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--profile", default=None, metavar="DIR")
+    p.add_argument("--py-spy", default=None, metavar="PATH", help="py-spy to --profile with")
     p.add_argument(
         "--profile-gil",
         action="store_true",
@@ -668,6 +761,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     results.append(run_point(kind, tables, args, workdir, f"r{rep}"))
     lines = table_rows(results, args)
+    lines += ["", *spectator_rows(results, args)]
     print("\n".join(lines))
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "results": results}, indent=2))
