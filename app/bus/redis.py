@@ -119,8 +119,8 @@ class RedisBus:
                 await self._claim(
                     keys=[self._lease(room_id)], args=[self.node_id, self.lease_ms], client=pipe
                 )
-            owners = await pipe.execute()
-        return {room_id: str(_text(owner)) for room_id, owner in zip(room_ids, owners, strict=True)}
+            owners = [_text(owner) for owner in await pipe.execute()]
+        return {room: owner for room, owner in zip(room_ids, owners, strict=True) if owner}
 
     async def renew_all(self, room_ids: list[str]) -> list[bool]:
         """Renew many leases in one round trip per ``RENEW_BATCH``: which are still ours.
