@@ -188,6 +188,20 @@ class Relay:
         return room
 
 
+def _welcome(room: Room, seat: int | None, player_id: str | None) -> str:
+    """The ``welcome`` of a seat, or of a spectator (no seat, no player)."""
+    return dumps(
+        {
+            "type": "welcome",
+            "role": "spectator" if seat is None else "seat",
+            "seat": seat,
+            "player_id": player_id,
+            "room": room.public(),
+            "server_time": round(time.time() * 1000),
+        }
+    )
+
+
 def _snapshot(room: Room, viewer: int | None, clock: dict[str, Any]) -> str:
     return dumps(
         {
@@ -309,18 +323,7 @@ def create_app() -> FastAPI:
             return
         seat = room.seats.index(who[0])
         room.sockets[seat] = websocket
-        await websocket.send_text(
-            dumps(
-                {
-                    "type": "welcome",
-                    "role": "seat",
-                    "seat": seat,
-                    "player_id": who[0],
-                    "room": room.public(),
-                    "server_time": round(time.time() * 1000),
-                }
-            )
-        )
+        await websocket.send_text(_welcome(room, seat, who[0]))
         await websocket.send_text(_snapshot(room, seat, room.clock()))
         presence = _presence(room)
         for ws in list(room.sockets.values()):
@@ -353,18 +356,7 @@ async def _watch(room: Room, websocket: WebSocket) -> None:
     need not pay. Then it gets every event and the public snapshot; what it sends is refused."""
     key = id(websocket)
     room.spectators[key] = websocket
-    await websocket.send_text(
-        dumps(
-            {
-                "type": "welcome",
-                "role": "spectator",
-                "seat": None,
-                "player_id": None,
-                "room": room.public(),
-                "server_time": round(time.time() * 1000),
-            }
-        )
-    )
+    await websocket.send_text(_welcome(room, None, None))
     await websocket.send_text(_snapshot(room, None, room.clock()))
     presence = _presence(room)
     for ws in [*room.sockets.values(), websocket]:

@@ -42,6 +42,16 @@ async def test_items_arriving_during_a_commit_share_the_next_one() -> None:
     assert [isinstance(r, ValueError) for r in results] == [i % 2 == 1 for i in range(6)]
 
 
+class Count:
+    """An event listener that counts the times it is called."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, *_: object) -> None:
+        self.n += 1
+
+
 async def deal_ids(db: Database, count: int) -> list[int]:
     return [deal for _, deal in await set_and_deal_ids(db, count)]
 
@@ -158,23 +168,18 @@ async def test_history_keeps_its_connection_open_and_drops_one_whose_transaction
     a transaction that fails (here a second writer of the same move) is rolled back and its
     connection closed, and the next move commits on a fresh one."""
     db = Database(database_url, secret_key="k")
-    checkouts = 0
-
-    def checked_out(*_: object) -> None:
-        nonlocal checkouts
-        checkouts += 1
-
+    checkouts = Count()
     try:
         store = SqlGameStore(db)
         [(_, deal_id)] = await set_and_deal_ids(db, 1)  # the set and the deal: history too
-        event.listen(db.history_engine.sync_engine.pool, "checkout", checked_out)
+        event.listen(db.history_engine.sync_engine.pool, "checkout", checkouts)
         for seq in range(1, 6):
             await store.record_move(record(deal_id, seq))
-        assert checkouts == 0  # still the connection that wrote the set and the deal
+        assert checkouts.n == 0  # still the connection that wrote the set and the deal
         with pytest.raises(StoreConflict):
             await store.record_move(replace(record(deal_id, 5), tile="5-5"))
         await store.record_move(record(deal_id, 6))
-        assert checkouts == 1
+        assert checkouts.n == 1
         async with db.session() as session:
             tiles = await session.scalars(
                 select(Move.tile).where(Move.deal_id == deal_id).order_by(Move.seq)
@@ -229,12 +234,7 @@ async def test_sets_and_deals_starting_together_share_commits(database_url: str)
     """A tournament round's tables start at once: their sets and deals go in a few commits,
     each table still gets its own rows, and one conflicting deal fails alone."""
     db = Database(database_url, secret_key="k")
-    commits = 0
-
-    def committed(*_: object) -> None:
-        nonlocal commits
-        commits += 1
-
+    commits = Count()
     try:
         store = SqlGameStore(db)
         async with db.session() as session, session.begin():
@@ -245,16 +245,16 @@ async def test_sets_and_deals_starting_together_share_commits(database_url: str)
                     session, code=f"OPN{n:03d}", host_id=host.id, settings={"preset": "pordi"}
                 )
                 room_ids.append(room.id)
-        event.listen(db.history_engine.sync_engine, "commit", committed)
+        event.listen(db.history_engine.sync_engine, "commit", commits)
         set_ids = await asyncio.gather(
             *(store.create_set(room_id=r, number=1, rules={}, at=NOW) for r in room_ids)
         )
         assert len(set(set_ids)) == 12
-        assert commits < 12
+        assert commits.n < 12
         first = await store.create_deal(
             set_id=set_ids[0], number=1, secret="1" * 64, opener=0, at=NOW
         )
-        commits = 0
+        commits.n = 0
         deals = await asyncio.gather(
             # deal 1 of the first set again: what a node that lost its table would try
             store.create_deal(set_id=set_ids[0], number=1, secret="2" * 64, opener=0, at=NOW),
