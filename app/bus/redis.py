@@ -99,10 +99,6 @@ class RedisBus:
     def _lease(self, room_id: str) -> str:
         return f"{self.prefix}lease:{room_id}"
 
-    async def acquire(self, room_id: str) -> bool:
-        """Take the room's lease if it is free: whether this node holds it now."""
-        return await self.claim(room_id) == self.node_id
-
     async def claim(self, room_id: str) -> str:
         """Take the room's lease if it is free; the owner's id after that (maybe ours).
 

@@ -94,10 +94,10 @@ async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
     rooms = [f"room-{i}" for i in range(1200)]  # more than one pipeline's worth
     try:
         for room in rooms:
-            assert await a.acquire(room)
+            assert await a.claim(room) == "a"
         # One lease lapsed and another node took the table meanwhile.
         await a.redis.delete(f"{redis_prefix}lease:room-7")
-        assert await b.acquire("room-7")
+        assert await b.claim("room-7") == "b"
         kept = await a.renew_all(rooms)
         assert kept == [room != "room-7" for room in rooms]
         assert await a.owners(["room-7", "room-8"]) == ["b", "a"]
@@ -120,7 +120,7 @@ async def test_tables_opening_together_claim_in_one_trip_and_every_room_gets_one
     a, b = make_bus(redis_url, redis_prefix, "a"), make_bus(redis_url, redis_prefix, "b")
     rooms = [f"room-{i}" for i in range(300)]  # a tournament's round on two nodes at once
     try:
-        await a.acquire("room-0")  # a table a already runs
+        assert await a.claim("room-0") == "a"  # a table a already runs
         got_a, got_b = await asyncio.gather(
             asyncio.gather(*(a.claim(room) for room in rooms)),
             asyncio.gather(*(b.claim(room) for room in reversed(rooms))),
@@ -128,7 +128,7 @@ async def test_tables_opening_together_claim_in_one_trip_and_every_room_gets_one
         owners = await a.owners(rooms)
         assert list(got_a) == owners == list(reversed(got_b))  # both sides agree with Redis
         assert owners[0] == "a" and set(owners) <= {"a", "b"}
-        assert await b.acquire("room-0") is False and await b.owner("room-0") == "a"
+        assert await b.claim("room-0") == "a" and await b.owner("room-0") == "a"
         looked_up = await asyncio.gather(*(b.owner(room) for room in rooms))
         assert list(looked_up) == owners
         # 300 claims and 300 look-ups at once, each a pipeline or one MGET: a connection or two,
