@@ -42,21 +42,21 @@ Spectators (``--spectators N``, ``--watched-tables K``, default 1; issue #29's w
 sockets that watch the first K tables (the first ones get one more when K does not divide N),
 spectator ``j`` of table ``i`` on node ``(i + j) % N`` (spread as the seats are), connected
 ``--spectator-concurrency`` (32) at a time after the seats and before the sets start; the setup
-then waits until their frames have stopped for a second (each join is told to every socket of
-the table: ``presence``). A spectator says ``hello`` with ``"token": null`` (docs/PROTOCOL.md) and
-reads every frame. Thousands of them read every frame of a move, so their WebSocket client is
-written out by hand on an ``asyncio.Protocol`` (RFC 6455's client side: the upgrade, masked
-``hello``, pings answered) and no frame's JSON is parsed: an ``event`` frame's ``set`` and ``seq``
-are read from its first bytes, and the chunk's arrival time is kept per ``(set, seq)`` (how many
-spectators got it, the first and the last one's time). Per move a watched table's seat sent in the
-window (its ``played`` event names its ``set`` and ``seq``), the report has the delay from the
-``play`` sent to the LAST spectator's copy (``spectator_last_ms``; the first's too), the moves
-fewer spectators got than were connected when the window opened (``spectator_moves_short``: one
-was dropped meanwhile), spectators' disconnects by close code (1013: the server's outbox for it
-overflowed, ``slow_consumer``), the watched players' own round trip (``watched_rt_event_ms``, kept
-with no spectators too, for the comparison) and ``server_cpu_us_per_move_per_spectator``: all the
-server's CPU in the window (every node's, nothing subtracted) / the watched tables' moves in the
-window / the spectators connected when it opened.
+then waits until their frames have stopped for two seconds (the table tells its spectators' count,
+``presence``, at most once a second). A spectator says ``hello`` with ``"token": null``
+(docs/PROTOCOL.md) and reads every frame. Thousands of them read every frame of a move, so their
+WebSocket client is written out by hand on an ``asyncio.Protocol`` (RFC 6455's client side: the
+upgrade, masked ``hello``, pings answered) and no frame's JSON is parsed: an ``event`` frame's
+``set`` and ``seq`` are read from its first bytes, and the chunk's arrival time is kept per ``(set,
+seq)`` (how many spectators got it, the first and the last one's time). Per move a watched table's
+seat sent in the window (its ``played`` event names its ``set`` and ``seq``), the report has the
+delay from the ``play`` sent to the LAST spectator's copy (``spectator_last_ms``; the first's too),
+the moves fewer spectators got than were connected when the window opened
+(``spectator_moves_short``: one was dropped meanwhile), spectators' disconnects by close code
+(1013: the server's outbox for it overflowed, ``slow_consumer``), the watched players' own round
+trip (``watched_rt_event_ms``, kept with no spectators too, for the comparison) and
+``server_cpu_us_per_move_per_spectator``: all the server's CPU in the window (every node's, nothing
+subtracted) / the watched tables' moves in the window / the spectators connected when it opened.
 
 Bounded: only loopback URLs are accepted, the table count is capped, every phase has a timeout,
 and the whole run stops by itself after setup + warmup + duration.
@@ -1306,8 +1306,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     run.stopping = True
 
     end_spectators = sum(len(w.connected) for w in watches)
-    # The spectators first, all at once: one leaving at a time would have the game tell every
-    # other one (presence), a storm outside the window that only slows the teardown down.
+    # The spectators first, all at once, so that the teardown is short.
     await asyncio.gather(*(w.close() for w in watches))
     all_seats = [s for t in tables for s in t.seats]
     await asyncio.wait_for(
@@ -1377,8 +1376,8 @@ async def connect_spectators(run: Run, tables: list[Table]) -> float:
     """--spectators sockets over the first --watched-tables tables (the first ones get one more
     when it does not divide), each spread over the nodes as the seats are, ``--spectator-
     concurrency`` handshakes at a time, before the sets start. Then wait until the frames their
-    arrival sets off (the game tells every socket of the table each time one joins: presence)
-    have stopped coming for a second (five minutes at most). Returns the seconds it all took."""
+    arrival sets off (the table's count of spectators, ``presence``, told at most once a second)
+    have stopped coming for two seconds (five minutes at most). Returns the seconds it all took."""
     args = run.args
     if args.spectators <= 0:
         return 0.0
@@ -1408,7 +1407,7 @@ async def connect_spectators(run: Run, tables: list[Table]) -> float:
         frames = sum(w.frames for w in watches)
         if frames != last:
             last, quiet_since = frames, time.perf_counter()
-        elif time.perf_counter() - quiet_since >= 1.0:
+        elif time.perf_counter() - quiet_since >= 2.0:
             break
         await asyncio.sleep(0.2)
     seconds = time.perf_counter() - t0

@@ -44,6 +44,7 @@ from app.rooms.effects import (
     MuteChanged,
     NextDeal,
     PendingMove,
+    PresenceDue,
     PutBot,
     RoomChanged,
     RoomLoaded,
@@ -76,7 +77,7 @@ Result = tuple[TableState, list[Effect]]
 
 # Commands of a set in play that change neither who is connected nor the room's status (unless
 # they end the set), so the presence watch (seating.with_watch) need not look after them.
-_IN_PLAY = (Message, TurnDue, BotMoved, NextDeal, MoveStored)
+_IN_PLAY = (Message, TurnDue, BotMoved, NextDeal, MoveStored, PresenceDue)
 
 
 def handle(state: TableState, command: Command, now: float) -> Result:
@@ -89,16 +90,20 @@ def handle(state: TableState, command: Command, now: float) -> Result:
                 return state, [SendAway(conn, "room_closed", CLOSE_ROOM_CLOSED)]
             fx += seating.replace_older(state, player_id)
             seat = state.room.seat_of(player_id)
-            state.viewers[conn] = Viewer(player_id, seat, name, muted_until)
+            state.viewers.add(conn, Viewer(player_id, seat, name, muted_until))
             fx.append(Send((conn,), (_welcome(state, conn, now),)))
             history = state.history(now)
             after = resume.seq if resume is not None and resume.set == state.set_number else None
             sent = history.catch_up(seat, after) if after is not None else [history.snapshot(seat)]
             sent += talk.history(state, state.viewers[conn])
             fx.append(Send((conn,), tuple(sent)))
-            fx.append(_presence(state))
+            fx += _presence_changed(state, joined=conn)
         case Gone(conn):
-            if state.viewers.pop(conn, None) is not None:
+            if state.viewers.pop(conn) is not None:
+                fx += _presence_changed(state, joined=None)
+        case PresenceDue():
+            state.presence_due = False
+            if _presence_of(state) != state.presence_shown:
                 fx.append(_presence(state))
         case Message(conn, message, received):
             fx += _on_message(state, conn, message, received, now)
@@ -128,9 +133,8 @@ def handle(state: TableState, command: Command, now: float) -> Result:
                 return state, []
             fx += seating.send_player_away(state, command)
         case MuteChanged(player_id, until):
-            for viewer in state.viewers.values():
-                if viewer.player_id == player_id:
-                    viewer.muted_until = until
+            for conn in state.viewers.of_player(player_id):
+                state.viewers[conn].muted_until = until
         case RoomLoaded(room, purpose):
             fx += _room_loaded(state, room, purpose, now)
         case HostAway() | Unattended() | Abandoned() | Closed():
@@ -386,7 +390,7 @@ def _room_loaded(
     for conn, viewer in state.viewers.items():
         seat = state.room.seat_of(viewer.player_id)
         if seat != viewer.seat:
-            viewer.seat = seat
+            state.viewers.seat(conn, seat)
             history = state.history(now)
             fx.append(Send((conn,), (_welcome(state, conn, now), history.snapshot(seat))))
         elif ruled:
@@ -420,16 +424,43 @@ def _broadcast(state: TableState, frame: str) -> Send:
     return Send(tuple(state.viewers), (frame,))
 
 
-def _presence(state: TableState) -> Send:
-    connected = {v.seat for v in state.viewers.values() if v.seat is not None}
-    return _broadcast(state, frames.presence(state.room, connected, state.spectators))
+def _presence_of(state: TableState) -> tuple[frozenset[int], int]:
+    return frozenset(state.humans), state.spectators
+
+
+def _presence(state: TableState, to: tuple[int, ...] | None = None) -> Send:
+    """``presence`` to everyone (remembered as shown), or only to ``to``."""
+    connected, spectators = _presence_of(state)
+    frame = frames.presence(state.room, set(connected), spectators)
+    if to is not None:
+        return Send(to, (frame,))
+    state.presence_shown = (connected, spectators)
+    return _broadcast(state, frame)
+
+
+def _presence_changed(state: TableState, *, joined: int | None) -> list[Effect]:
+    """A socket joined (``joined``) or left. A seat's socket is told to everyone at once. A
+    spectator's changes only the count, which everyone hears at most once per
+    ``presence_every`` seconds: thousands joining a watched final would otherwise cost a frame
+    to every socket each. The one who joined hears the current presence at once."""
+    shown = state.presence_shown
+    now_is = _presence_of(state)
+    if shown is None or now_is[0] != shown[0]:
+        return [_presence(state)]
+    fx: list[Effect] = [] if joined is None else [_presence(state, (joined,))]
+    if now_is != shown and not state.presence_due:
+        state.presence_due = True
+        fx.append(Arm("presence", ((state.config.presence_every, PresenceDue()),)))
+    return fx
 
 
 def _broadcast_events(state: TableState, first: int, now: float) -> list[Effect]:
     """events[first:] and then the new view, to every socket (see frames.History.fan_out)."""
     by_viewer: dict[int | None, list[int]] = {}
-    for conn, viewer in state.viewers.items():
+    for conn, viewer in state.viewers.seated.items():
         by_viewer.setdefault(viewer.seat, []).append(conn)
+    if state.viewers.watching:
+        by_viewer[None] = list(state.viewers.watching)
     history = state.history(now)
     out = history.fan_out(first, by_viewer)
     stamp = (history.clock, history.server_time)

@@ -63,6 +63,11 @@ class NextDeal:
 
 
 @dataclass(frozen=True)
+class PresenceDue:
+    """The spectators' count changed a while ago: tell everyone (app/rooms/core.py)."""
+
+
+@dataclass(frozen=True)
 class RoomChanged:
     started: bool
 
@@ -160,6 +165,7 @@ Command = (
     | Message
     | TurnDue
     | NextDeal
+    | PresenceDue
     | RoomChanged
     | HostAway
     | Unattended
@@ -197,7 +203,7 @@ class SendAway:
 class Arm:
     """Replace the timers of ``slot`` with these (delay in seconds, command to post)."""
 
-    slot: Literal["game", "host", "abandon"]
+    slot: Literal["game", "host", "abandon", "presence"]
     timers: tuple[tuple[float, Command], ...] = ()
 
 

@@ -54,9 +54,9 @@ def replace_older(state: TableState, player_id: str | None) -> list[Effect]:
     """The player's other sockets at this table, sent away: the newest one plays."""
     if player_id is None:
         return []
-    older = [conn for conn, v in state.viewers.items() if v.player_id == player_id]
+    older = state.viewers.of_player(player_id)
     for conn in older:
-        del state.viewers[conn]
+        state.viewers.pop(conn)
     return [SendAway(conn, "replaced", CLOSE_REPLACED) for conn in older]
 
 
@@ -67,9 +67,9 @@ def send_player_away(state: TableState, command: SendPlayerAway) -> list[Effect]
     """An operator's removal or ban: every socket of the player here is told why and closed;
     then the room is reloaded, which shows the seat's new occupant (an empty seat, or a bot
     during a set) to everyone left (a follow-up: last of its batch)."""
-    gone = [conn for conn, v in state.viewers.items() if v.player_id == command.player_id]
+    gone = state.viewers.of_player(command.player_id)
     for conn in gone:
-        del state.viewers[conn]
+        state.viewers.pop(conn)
     code = _AWAY_CODES[command.reason]
     return [*(SendAway(conn, command.reason, code) for conn in gone), LoadRoom("changed")]
 
@@ -139,8 +139,8 @@ def with_watch(state: TableState, effects: list[Effect], now: float) -> list[Eff
     watch: list[Effect] = []
     seated = frozenset(
         v.player_id
-        for v in state.viewers.values()
-        if v.seat is not None and v.player_id is not None and not state.final
+        for v in state.viewers.seated.values()
+        if v.player_id is not None and not state.final
     )
     if seated != state.seated_online:
         state.seated_online = seated
@@ -152,9 +152,7 @@ def with_watch(state: TableState, effects: list[Effect], now: float) -> list[Eff
         state.humans_online = humans
         watch.append(Touch(humans, now))
     host = state.room.host_id
-    host_away = state.room.status == "open" and all(
-        v.player_id != host for v in state.viewers.values()
-    )
+    host_away = state.room.status == "open" and not state.viewers.of_player(host)
     if host_away and state.host_away_since is None:
         state.host_away_since = now
         watch.append(Arm("host", ((state.config.host_away, HostAway()),)))

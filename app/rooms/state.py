@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -24,8 +24,8 @@ BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
 
 @dataclass(frozen=True)
 class TableConfig:
-    """A table's pacing and limits: the service's settings (``from_settings``), and the sizes of
-    its send queue and resume window, which are not settings."""
+    """A table's pacing and limits: the service's settings (``from_settings``), and its send
+    queue's size, resume window and presence pace, which are not settings."""
 
     deal_pause: float
     bot_min_delay: float
@@ -38,6 +38,8 @@ class TableConfig:
     # A resuming client this many events behind or less gets them all, further behind a
     # ``resync`` (docs/PROTOCOL.md §4); well under send_queue, so a catch-up never overflows it.
     resume_window: int = 200
+    # Spectators joining or leaving are told to the table at most once per this many seconds.
+    presence_every: float = 1.0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> TableConfig:
@@ -66,6 +68,83 @@ class Viewer:
     muted_until: float | None = None  # the player's mute (epoch seconds), seated or watching
 
 
+class Viewers(Mapping[int, Viewer]):
+    """The table's sockets by connection id, indexed by role and by player, so that a socket
+    joining or leaving, and a move, cost the table's seats and not its spectators (a final may
+    be watched by thousands). Change them through ``add``, ``pop``, ``clear`` and ``seat``, never
+    by setting a viewer's ``seat``."""
+
+    __slots__ = ("_all", "_of_player", "_seated", "_watching")
+
+    def __init__(self) -> None:
+        self._all: dict[int, Viewer] = {}
+        self._seated: dict[int, Viewer] = {}
+        self._watching: dict[int, Viewer] = {}
+        self._of_player: dict[str, list[int]] = {}
+
+    def __getitem__(self, conn: int) -> Viewer:
+        return self._all[conn]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def __contains__(self, conn: object) -> bool:
+        return conn in self._all
+
+    def items(self) -> ItemsView[int, Viewer]:  # the dict's own views: the hot path's
+        return self._all.items()
+
+    def values(self) -> ValuesView[Viewer]:
+        return self._all.values()
+
+    @property
+    def seated(self) -> Mapping[int, Viewer]:
+        """The sockets that hold a seat."""
+        return self._seated
+
+    @property
+    def watching(self) -> Mapping[int, Viewer]:
+        """The spectators' sockets."""
+        return self._watching
+
+    def of_player(self, player_id: str) -> list[int]:
+        """The player's sockets here (a copy)."""
+        return list(self._of_player.get(player_id, ()))
+
+    def add(self, conn: int, viewer: Viewer) -> None:
+        self.pop(conn)
+        self._all[conn] = viewer
+        (self._watching if viewer.seat is None else self._seated)[conn] = viewer
+        if viewer.player_id is not None:
+            self._of_player.setdefault(viewer.player_id, []).append(conn)
+
+    def pop(self, conn: int) -> Viewer | None:
+        viewer = self._all.pop(conn, None)
+        if viewer is None:
+            return None
+        (self._watching if viewer.seat is None else self._seated).pop(conn, None)
+        if viewer.player_id is not None:
+            conns = self._of_player[viewer.player_id]
+            conns.remove(conn)
+            if not conns:
+                del self._of_player[viewer.player_id]
+        return viewer
+
+    def clear(self) -> None:
+        for index in (self._all, self._seated, self._watching, self._of_player):
+            index.clear()
+
+    def seat(self, conn: int, seat: int | None) -> None:
+        """The socket's player now holds ``seat`` (None: watches)."""
+        viewer = self._all[conn]
+        (self._watching if viewer.seat is None else self._seated).pop(conn, None)
+        viewer.seat = seat
+        (self._watching if seat is None else self._seated)[conn] = viewer
+
+
 @dataclass(slots=True)
 class TableState:
     room: RoomInfo
@@ -87,13 +166,17 @@ class TableState:
     # (seat, move id) of every move of the room's earlier sets: a resent one is refused, never
     # applied again (docs/PROTOCOL.md §2).
     earlier_ids: set[tuple[int, str]] = field(default_factory=set)
-    viewers: dict[int, Viewer] = field(default_factory=dict)  # by connection id
+    viewers: Viewers = field(default_factory=Viewers)  # by connection id
     deadline: float | None = None
     next_deal_at: float | None = None  # between deals: when the next one starts
     turn_started: float | None = None
     timeouts: dict[int, int] = field(default_factory=dict)  # the clock's moves in a row, by seat
     humans_online: int = -1  # as last told to the lifecycle (-1: not yet)
     seated_online: frozenset[str] = frozenset()  # as last told to presence (Seated)
+    # (seats connected, spectators) as last told to everyone (``presence``), and whether a
+    # PresenceDue is on its way to tell a changed count
+    presence_shown: tuple[frozenset[int], int] | None = None
+    presence_due: bool = False
     turn_told: Token | None = None  # the last turn whose absent human was told (YourTurn)
     host_away_since: float | None = None
     unattended_since: float | None = None
@@ -104,12 +187,12 @@ class TableState:
 
     @property
     def spectators(self) -> int:
-        return sum(1 for v in self.viewers.values() if v.seat is None)
+        return len(self.viewers.watching)
 
     @property
     def humans(self) -> set[int]:
         """The seats whose human is connected."""
-        return {v.seat for v in self.viewers.values() if v.seat is not None}
+        return {v.seat for v in self.viewers.seated.values() if v.seat is not None}
 
     @property
     def final(self) -> bool:

@@ -341,7 +341,7 @@ class Table:
             set_number=core.set_number,
             deal_number=core.game.deal_number,
             seats=tuple(seats),
-            seat_sockets=sum(1 for v in core.viewers.values() if v.seat is not None),
+            seat_sockets=len(core.viewers.seated),
             spectators=core.spectators,
         )
 

@@ -27,12 +27,14 @@ from app.rooms.effects import (
     CreateSet,
     DealCreated,
     Effect,
+    Gone,
     Join,
     KeepChat,
     LoadRoom,
     Message,
     MoveStored,
     NextDeal,
+    PresenceDue,
     RoomChanged,
     RoomLoaded,
     Send,
@@ -41,7 +43,7 @@ from app.rooms.effects import (
     TurnDue,
 )
 from app.rooms.protocol import Chat, Phrase, Play, React
-from app.rooms.state import TableConfig, TableState
+from app.rooms.state import TableConfig, TableState, Viewer, Viewers
 from app.settings import Settings
 from app.store.records import RoomInfo, SeatInfo
 from tests.conftest import TEST_SECRET_KEY
@@ -309,3 +311,61 @@ def test_a_rated_or_tournament_table_keeps_what_was_said_and_nothing_else(
         KeepChat(None, "fan", "Fan", None, "phrase", "mantap", T0 + 2),
     ]
     assert lines == (expected if kept else [])
+
+
+def _frames_out(effects: list[Effect]) -> int:
+    return sum(len(e.to) * len(e.frames) for e in effects if isinstance(e, Send))
+
+
+def test_spectators_joining_a_watched_table_cost_a_frame_each_and_the_count_follows() -> None:
+    state = started()
+    # started()'s spectator armed a count; the room frame and presence at the start told it.
+    assert state.presence_due and handle(state, PresenceDue(), T0 + 1)[1] == []
+    watchers = range(100, 1100)  # a thousand spectators arrive ...
+    joined = [e for conn in watchers for e in handle(state, Join(conn, None), T0 + 1)[1]]
+    per_join = [f["type"] for f in sent_to(joined, 100)]
+    assert per_join == ["welcome", "snapshot", "presence"]  # ... each hears where things stand
+    arms = [e for e in joined if isinstance(e, Arm)]
+    assert arms == [Arm("presence", ((CONFIG.presence_every, PresenceDue()),))]  # one timer
+    # What they cost: their own welcome, snapshot and presence, not a frame to everyone each.
+    assert _frames_out(joined) == 3 * len(watchers)
+
+    _, told = handle(state, PresenceDue(), T0 + 1 + CONFIG.presence_every)
+    assert [e.to for e in told if isinstance(e, Send)] == [tuple(state.viewers)]
+    assert [f["spectators"] for f in sent_to(told, 0)] == [1 + len(watchers)]
+    assert handle(state, PresenceDue(), T0 + 3)[1] == []  # nothing changed since
+
+    # A seat's socket going is news at once; a spectator's leaving waits for the next count.
+    _, left = handle(state, Gone(100), T0 + 4)
+    assert sent_to(left, 0) == [] and [type(e) for e in left] == [Arm]
+    _, dropped = handle(state, Gone(2), T0 + 4)
+    presence = sent_to(dropped, 0)
+    assert [p["seats"][2]["connected"] for p in presence] == [False]
+    assert [p["spectators"] for p in presence] == [len(watchers)]  # the count caught up too
+    assert handle(state, PresenceDue(), T0 + 5)[1] == []
+
+
+def test_a_spectator_who_leaves_and_one_who_comes_leave_the_count_as_it_was() -> None:
+    state = started()
+    handle(state, PresenceDue(), T0 + 1)
+    handle(state, Join(100, None), T0 + 1)
+    handle(state, Gone(100), T0 + 1)
+    assert handle(state, PresenceDue(), T0 + 2)[1] == []  # the table heard of nobody
+    assert not state.presence_due
+
+
+def test_the_viewers_index_agrees_with_a_plain_scan() -> None:
+    viewers, rng = Viewers(), random.Random(3)
+    for _ in range(2_000):
+        conn, action = rng.randrange(30), rng.random()
+        if action < 0.5:
+            viewers.add(conn, Viewer(rng.choice(["a", "b", "c", None]), rng.choice([0, 1, None])))
+        elif action < 0.8:
+            viewers.pop(conn)
+        elif conn in viewers:
+            viewers.seat(conn, rng.choice([0, 1, None]))
+        assert dict(viewers.seated) == {c: v for c, v in viewers.items() if v.seat is not None}
+        assert dict(viewers.watching) == {c: v for c, v in viewers.items() if v.seat is None}
+        for player in ("a", "b", "c"):
+            mine = [c for c, v in viewers.items() if v.player_id == player]
+            assert sorted(viewers.of_player(player)) == sorted(mine)
