@@ -3,8 +3,11 @@
 Each live table is owned by exactly one node, which holds the table's Redis lease and runs its
 actor. A client may connect to any node: a node that does not own the table *relays* — it
 forwards the client's messages to the owner over the owner's Redis channel, and the owner sends
-that client's frames back over the relay node's channel. To the owner's actor a relayed client is
-an ordinary Connection whose writer publishes instead of writing to a socket.
+that client's frames back over the relay node's channel: one message per frame for all of the
+table's sockets on that node (a final's spectators there), serialised once. To the owner's actor
+a relayed client is an ordinary Connection that publishes through its node's link
+(``NodeLink``) at once, in order; the relay node's own Connection keeps the socket's bounded
+outbox.
 
 When the owner dies its lease lapses; relay nodes notice on their next check and send their
 clients away to reconnect, and whichever node next wants the table (a reconnecting client, or the
@@ -122,6 +125,22 @@ class RemoteTable:
         return self.cluster.spectator_cache.get(self.room_id, 0)
 
 
+class NodeLink:
+    """The owner's way to the sockets it hosts for another node (connection.Link): a frame for
+    several of them is one message."""
+
+    __slots__ = ("cluster", "node")
+
+    def __init__(self, cluster: Cluster, node: str) -> None:
+        self.cluster, self.node = cluster, node
+
+    def frames(self, keys: list[str], text: str) -> None:
+        self.cluster.send(self.node, RelayFrame(conns=keys, text=text))
+
+    def close(self, key: str, code: int, reason: str) -> None:
+        self.cluster.send(self.node, RelayClose(conn=key, code=code, reason=reason))
+
+
 class Cluster:
     """Implements app.rooms.placement.Placement with Redis leases and relays."""
 
@@ -133,6 +152,7 @@ class Cluster:
         self.relayed: dict[str, Connection] = {}  # our sockets, by key, whose table is elsewhere
         self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
         self.spectator_cache: dict[str, int] = {}
+        self._links: dict[str, NodeLink] = {}  # by node: to the sockets hosted for it
         self.hub: Hub | None = None  # the players' own sockets: their messages come through here
         # the sockets watching tournaments (/ws/tournaments/{id}): their frames come through here
         self.tournaments: TournamentRunner | None = None
@@ -254,10 +274,12 @@ class Cluster:
             log.warning("dropping a malformed message from another node")
             return
         match message:
-            case RelayFrame(conn=key, text=text):
-                conn = self.relayed.get(key)
-                if conn is not None:
-                    conn.send(text)
+            case RelayFrame(conns=keys, text=text):
+                relayed = self.relayed
+                for key in keys:
+                    conn = relayed.get(key)
+                    if conn is not None:
+                        conn.send(text)
             case RelayClose(conn=key, code=code, reason=reason):
                 conn = self.relayed.get(key)
                 if conn is not None:
@@ -309,24 +331,13 @@ class Cluster:
         table = self.manager.tables.get(room_id)
         if table is None or table.lost:
             # We no longer own it (the relay node's idea of the owner is stale).
-            self.send(node, RelayFrame(conn=key, text=frames.bye("table_moved")))
+            self.send(node, RelayFrame(conns=[key], text=frames.bye("table_moved")))
             self.send(node, RelayClose(conn=key, code=CLOSE_RECONNECT, reason="table_moved"))
             return
-        cluster = self
-
-        async def send_text(text: str) -> None:
-            cluster.send(node, RelayFrame(conn=key, text=text))
-
-        async def close(code: int, reason: str) -> None:
-            cluster.send(node, RelayClose(conn=key, code=code, reason=reason))
-
-        conn = Connection(
-            send_text=send_text,
-            close=close,
-            queue_size=self.manager.config.send_queue,
-            player_id=message.player,
-            name=message.name,
-        )
+        link = self._links.get(node)
+        if link is None:
+            link = self._links[node] = NodeLink(self, node)
+        conn = Connection.relayed(link, key, player_id=message.player, name=message.name)
         self.hosted[key] = (room_id, node, conn)
         await table.join(conn, message.resume)
 

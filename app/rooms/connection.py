@@ -18,6 +18,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from app.rooms import frames
 from app.rooms.protocol import CLOSE_RECONNECT, CLOSE_TRY_AGAIN, ByeReason
@@ -25,6 +26,22 @@ from app.rooms.protocol import CLOSE_RECONNECT, CLOSE_TRY_AGAIN, ByeReason
 log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
+
+
+class Link(Protocol):
+    """Another node's channel, which the sockets a table hosts for that node share
+    (app/rooms/cluster.py). What goes through it is published at once, in order; the node at the
+    other end keeps each socket's bounded outbox."""
+
+    def frames(self, keys: list[str], text: str) -> None:
+        """``text`` to each of these sockets (one message for them all)."""
+        ...
+
+    def close(self, key: str, code: int, reason: str) -> None: ...
+
+
+async def _through_link(*_: object) -> None:
+    raise AssertionError("a relayed socket is written through its link")
 
 
 @dataclass(eq=False, slots=True)
@@ -37,9 +54,19 @@ class Connection:
     name: str | None = None  # the player's, for signing a spectator's chat
     id: int = field(default_factory=lambda: next(_ids))
     closed: bool = False
+    # A socket on another node (``relayed``): its frames go through ``link``, named ``key``.
+    link: Link | None = None
+    key: str = ""
     _outbox: deque[str] = field(default_factory=deque, init=False)
     _writer: asyncio.Task[None] | None = field(default=None, init=False)
     _close: tuple[int, str] | None = field(default=None, init=False)
+
+    @classmethod
+    def relayed(
+        cls, link: Link, key: str, *, player_id: str | None, name: str | None
+    ) -> Connection:
+        """A socket on another node, written through ``link`` with no outbox here."""
+        return cls(_through_link, _through_link, player_id=player_id, name=name, link=link, key=key)
 
     @property
     def is_spectator(self) -> bool:
@@ -53,6 +80,9 @@ class Connection:
     def send(self, frame: str) -> None:
         """Queue a frame; never blocks. A full outbox means the client cannot keep up."""
         if self.closed:
+            return
+        if self.link is not None:
+            self.link.frames([self.key], frame)
             return
         if len(self._outbox) >= self.queue_size:
             log.info("connection %s too slow; dropping it", self.id)
@@ -72,6 +102,9 @@ class Connection:
         if self.closed:
             return
         self.closed = True
+        if self.link is not None:
+            self.link.close(self.key, code, reason)
+            return
         self._close = (code, reason)
         if len(self._outbox) >= self.queue_size:
             self._outbox.clear()  # a client that is being dropped for lagging gets no backlog

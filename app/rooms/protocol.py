@@ -485,10 +485,12 @@ class RelayMuted(_Relayed):
     node: str  # the muting node (it has told its own tables)
 
 
-class RelayFrame(_ForSocket):
-    """Owner -> relay node: a frame for one of its sockets, serialised once by the owner."""
+class RelayFrame(_Relayed):
+    """Owner -> relay node: a frame for some of its sockets (all of a table's there that get
+    it: a final's spectators on that node are one message), serialised once by the owner."""
 
     k: Literal["frame"] = "frame"
+    conns: list[str]  # sockets (as _ForSocket.conn), in the relay node's care
     text: str
 
 

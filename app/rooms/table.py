@@ -25,7 +25,7 @@ from app.presets import seat_count
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
-from app.rooms.connection import Connection
+from app.rooms.connection import Connection, Link
 from app.rooms.core import handle, schedule
 from app.rooms.effects import (
     Abandoned,
@@ -461,11 +461,20 @@ class Table:
     async def _do(self, effect: Effect) -> Command | None:
         match effect:
             case Send(to, sent):
-                for frame in sent:
-                    for conn_id in to:
-                        conn = self.conns.get(conn_id)
-                        if conn is not None:
+                # Sockets on other nodes share their node's link: one message per frame each.
+                links: dict[Link, list[str]] = {}
+                for conn_id in to:
+                    conn = self.conns.get(conn_id)
+                    if conn is None:
+                        continue
+                    if conn.link is None:
+                        for frame in sent:
                             conn.send(frame)
+                    elif not conn.closed:
+                        links.setdefault(conn.link, []).append(conn.key)
+                for frame in sent:
+                    for link, keys in links.items():
+                        link.frames(keys, frame)
             case SendAway(conn_id, reason, code):
                 conn = self.conns.pop(conn_id, None)
                 if conn is not None:

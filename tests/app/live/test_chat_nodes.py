@@ -7,7 +7,10 @@ import asyncio
 import contextlib
 from typing import Any
 
+import httpx
+import orjson
 import pytest
+from redis.asyncio import Redis
 
 from tests.app.live.client import Lobby, TableClient
 from tests.app.live.test_cluster import NodeSet, nodes, table_on
@@ -134,5 +137,47 @@ async def test_a_mute_reaches_spectators_on_every_node(nodes: NodeSet) -> None:
         assert not any(heard(s, "fan 0 lagi") or heard(s, "fan 1 lagi") for s in stands)
     finally:
         for client in stands:
+            await client.close()
+        await lobby.close()
+
+
+async def test_a_frame_for_a_nodes_spectators_crosses_redis_once(
+    nodes: NodeSet, redis_url: str, redis_prefix: str
+) -> None:
+    """The owner sends one relayed message per frame to a node for all the table's sockets
+    there, not one per socket: a watched final's spectators on another node cost Redis a
+    message a frame."""
+    servers = await asyncio.to_thread(nodes, 2)
+    urls = [s.base_url.replace("http", "ws") for s in servers]
+    lobby, code, guests = await table_on(servers, turn_seconds=60)
+    seat = TableClient(f"{urls[0]}/ws/rooms/{code}", guests[0]["token"], name="seat0")
+    stands = [TableClient(f"{urls[1]}/ws/rooms/{code}", None, name=f"fan{i}") for i in range(6)]
+    async with httpx.AsyncClient(base_url=servers[1].base_url) as http:
+        relay_node = (await http.get("/livez")).json()["node"]
+    redis = Redis.from_url(redis_url)
+    pubsub = redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(f"{redis_prefix}node:{relay_node}")
+    try:
+        await seat.connect()  # the first socket: node 0 takes the table
+        for client in stands:
+            await client.connect()
+        assert [c.role for c in stands] == ["spectator"] * 6
+        await asyncio.sleep(1.5)  # the spectators' count is told (presence), then it is quiet
+        while await pubsub.get_message(timeout=0.2) is not None:
+            pass
+
+        await seat.send({"type": "chat", "text": "Selamat datang"})
+        for client in stands:
+            await client.wait_for(lambda c=client: heard(c, "Selamat datang"))
+        relayed: list[dict[str, Any]] = []
+        while (message := await pubsub.get_message(timeout=0.5)) is not None:
+            relayed += orjson.loads(message["data"])
+        frames = [m for m in relayed if m["k"] == "frame" and "Selamat datang" in m["text"]]
+        keys = [c for m in frames for c in m["conns"]]
+        assert len(frames) == 1 and len(keys) == len(set(keys)) == 6
+    finally:
+        await pubsub.aclose()
+        await redis.aclose()
+        for client in [seat, *stands]:
             await client.close()
         await lobby.close()

@@ -38,7 +38,7 @@ MESSAGES: list[RelayMessage] = [
     RelayRoomChanged(room="r1", started=True),
     RelaySendAway(room="r1", player="p1", reason="banned"),
     RelayBanned(player="p1", node="n2"),
-    RelayFrame(conn="n1:7", text='{"type":"pong","t":1}'),
+    RelayFrame(conns=["n1:7", "n1:9"], text='{"type":"pong","t":1}'),
     RelayClose(conn="n1:7", code=1012, reason="table_moved"),
     RelayOwnerGone(room="r1"),
 ]
