@@ -16,7 +16,7 @@ import contextlib
 import itertools
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -79,17 +79,22 @@ class Connection:
 
     def send(self, frame: str) -> None:
         """Queue a frame; never blocks. A full outbox means the client cannot keep up."""
+        if self._queue(frame):
+            self._wake()
+
+    def _queue(self, frame: str) -> bool:
+        """Queue a frame without starting the writer: whether one is to be started."""
         if self.closed:
-            return
+            return False
         if self.link is not None:
             self.link.frames([self.key], frame)
-            return
+            return False
         if len(self._outbox) >= self.queue_size:
             log.info("connection %s too slow; dropping it", self.id)
             self.shutdown(CLOSE_TRY_AGAIN, "slow_consumer")
-            return
+            return False
         self._outbox.append(frame)
-        self._wake()
+        return True
 
     def send_away(self, reason: ByeReason, code: int = CLOSE_RECONNECT) -> None:
         """Tell the client why (a ``bye``), then close so that it reconnects: the table moved to
@@ -140,3 +145,31 @@ class Connection:
         self.closed = True
         if self._writer is not None:
             self._writer.cancel()
+
+
+WAKE_BATCH = 200  # writers started per turn of the event loop by a fan-out (send_to_many)
+
+
+def send_to_many(conns: Sequence[Connection], sent: Sequence[str]) -> None:
+    """``sent`` to each of ``conns`` (sockets of this node). The frames are queued at once, in
+    order; the writers start ``WAKE_BATCH`` per turn of the event loop. A move watched by
+    thousands is thousands of socket writes: started all at once, they would hold the loop
+    for the whole fan-out before it reads a socket again, and the players' next move would
+    wait behind it. A socket that is sent something meanwhile starts its writer then."""
+    woken: list[Connection] = []
+    for conn in conns:
+        queued = False
+        for frame in sent:
+            queued = conn._queue(frame) or queued
+        if queued:
+            woken.append(conn)
+    if woken:
+        _wake_batch(woken, 0)
+
+
+def _wake_batch(conns: list[Connection], first: int) -> None:
+    for conn in conns[first : first + WAKE_BATCH]:
+        if not conn.closed:  # (a closed one's writer was started when it closed)
+            conn._wake()
+    if first + WAKE_BATCH < len(conns):
+        asyncio.get_running_loop().call_soon(_wake_batch, conns, first + WAKE_BATCH)

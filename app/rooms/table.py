@@ -25,7 +25,7 @@ from app.presets import seat_count
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
-from app.rooms.connection import Connection, Link
+from app.rooms.connection import WAKE_BATCH, Connection, Link, send_to_many
 from app.rooms.core import handle, schedule
 from app.rooms.effects import (
     Abandoned,
@@ -463,15 +463,21 @@ class Table:
             case Send(to, sent):
                 # Sockets on other nodes share their node's link: one message per frame each.
                 links: dict[Link, list[str]] = {}
+                here: list[Connection] = []
                 for conn_id in to:
                     conn = self.conns.get(conn_id)
                     if conn is None:
                         continue
                     if conn.link is None:
-                        for frame in sent:
-                            conn.send(frame)
+                        here.append(conn)
                     elif not conn.closed:
                         links.setdefault(conn.link, []).append(conn.key)
+                if len(here) > WAKE_BATCH:  # a watched table's spectators
+                    send_to_many(here, sent)
+                else:
+                    for conn in here:
+                        for frame in sent:
+                            conn.send(frame)
                 for frame in sent:
                     for link, keys in links.items():
                         link.frames(keys, frame)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.rooms.connection import Connection
+from app.rooms.connection import WAKE_BATCH, Connection, send_to_many
 from app.rooms.protocol import CLOSE_TRY_AGAIN
 
 
@@ -97,3 +97,38 @@ async def test_a_peer_that_went_away_stops_the_writer_and_further_sends() -> Non
     await asyncio.sleep(0)
     assert attempts == ["a"]
     assert closed == []  # the socket is gone: nothing to close
+
+
+async def test_a_fan_out_to_thousands_lets_the_loop_breathe_between_batches() -> None:
+    """send_to_many queues every frame at once and starts the writers WAKE_BATCH per turn of
+    the loop: something that came in meanwhile (a player's next move) runs before the
+    fan-out is over. Each socket still gets its frames in order, and a slow one is dropped."""
+    written: dict[int, list[str]] = {}
+    order: list[str] = []
+
+    def make(queue_size: int = 8) -> Connection:
+        async def send_text(frame: str) -> None:
+            written.setdefault(conn.id, []).append(frame)
+            order.append("write")
+
+        async def close(code: int, reason: str) -> None:
+            pass
+
+        conn = Connection(send_text=send_text, close=close, queue_size=queue_size)
+        return conn
+
+    crowd = [make() for _ in range(5 * WAKE_BATCH)]
+    lagging = make(queue_size=1)
+    crowd.append(lagging)
+    send_to_many(crowd, ["event", "snapshot"])
+    assert lagging.closed  # two frames do not fit its outbox
+    asyncio.get_running_loop().call_soon(order.append, "a player's move")
+    crowd[-2].send("chat")  # sent to directly meanwhile: its writer starts now
+    for _ in range(50):
+        await asyncio.sleep(0)
+    # It waits for one batch's writes (two frames each), not for the 2,000 of the fan-out.
+    assert order.index("a player's move") <= 2 * WAKE_BATCH < order.count("write")
+    assert all(written[c.id] == ["event", "snapshot"] for c in crowd[:-2])
+    assert written[crowd[-2].id] == ["event", "snapshot", "chat"]
+    assert lagging.id not in written
+    assert all(c.pending == 0 for c in crowd)
