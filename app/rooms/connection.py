@@ -147,29 +147,66 @@ class Connection:
             self._writer.cancel()
 
 
-WAKE_BATCH = 200  # writers started per turn of the event loop by a fan-out (send_to_many)
+WAKE_BATCH = 64  # writers a fan-out starts per turn of the event loop
+HOLD_AT_MOST = 0.05  # seconds a table's own work holds its fan-out back, at most
 
 
-def send_to_many(conns: Sequence[Connection], sent: Sequence[str]) -> None:
-    """``sent`` to each of ``conns`` (sockets of this node). The frames are queued at once, in
-    order; the writers start ``WAKE_BATCH`` per turn of the event loop. A move watched by
-    thousands is thousands of socket writes: started all at once, they would hold the loop
-    for the whole fan-out before it reads a socket again, and the players' next move would
-    wait behind it. A socket that is sent something meanwhile starts its writer then."""
-    woken: list[Connection] = []
-    for conn in conns:
-        queued = False
-        for frame in sent:
-            queued = conn._queue(frame) or queued
-        if queued:
-            woken.append(conn)
-    if woken:
-        _wake_batch(woken, 0)
+class FanOut:
+    """A table's fan-outs to many sockets of this node (a watched final's spectators). The
+    frames are queued at once, in order; the writers start ``WAKE_BATCH`` per turn of the event
+    loop, and not while the table has work of its own in hand (``hold`` ... ``release``: the
+    players' next move, its commit), for ``HOLD_AT_MOST`` at most. A move watched by thousands
+    is thousands of socket writes: started all at once, they would hold the loop for the whole
+    fan-out, and the players' next move would wait behind it. A socket that is sent something
+    directly meanwhile starts its writer then."""
 
+    __slots__ = ("_held", "_later", "_pending", "_soon")
 
-def _wake_batch(conns: list[Connection], first: int) -> None:
-    for conn in conns[first : first + WAKE_BATCH]:
-        if not conn.closed:  # (a closed one's writer was started when it closed)
-            conn._wake()
-    if first + WAKE_BATCH < len(conns):
-        asyncio.get_running_loop().call_soon(_wake_batch, conns, first + WAKE_BATCH)
+    def __init__(self) -> None:
+        self._pending: deque[Connection] = deque()
+        self._held = False
+        self._soon: asyncio.Handle | None = None  # the next batch, this turn or the next
+        self._later: asyncio.TimerHandle | None = None  # the next batch, though held
+
+    @property
+    def pending(self) -> int:
+        """Sockets whose writer is yet to start."""
+        return len(self._pending)
+
+    def send(self, conns: Sequence[Connection], sent: Sequence[str]) -> None:
+        """``sent`` to each of ``conns``."""
+        for conn in conns:
+            queued = False
+            for frame in sent:
+                queued = conn._queue(frame) or queued
+            if queued:
+                self._pending.append(conn)
+        self._schedule()
+
+    def hold(self) -> None:
+        self._held = True
+
+    def release(self) -> None:
+        self._held = False
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._pending or self._soon is not None:
+            return
+        loop = asyncio.get_running_loop()
+        if not self._held:
+            if self._later is not None:
+                self._later.cancel()
+                self._later = None
+            self._soon = loop.call_soon(self._step)
+        elif self._later is None:
+            self._later = loop.call_later(HOLD_AT_MOST, self._step)
+
+    def _step(self) -> None:
+        self._soon = self._later = None
+        pending = self._pending
+        for _ in range(min(WAKE_BATCH, len(pending))):
+            conn = pending.popleft()
+            if not conn.closed:  # (a closed one's writer was started when it closed)
+                conn._wake()
+        self._schedule()

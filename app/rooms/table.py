@@ -25,7 +25,7 @@ from app.presets import seat_count
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
-from app.rooms.connection import WAKE_BATCH, Connection, Link, send_to_many
+from app.rooms.connection import WAKE_BATCH, Connection, FanOut, Link
 from app.rooms.core import handle, schedule
 from app.rooms.effects import (
     Abandoned,
@@ -168,6 +168,7 @@ class Table:
         self.bots = bots or shared_runner()
         self._thinking: set[asyncio.Task[None]] = set()  # hard bots' moves being thought out
         self._unsure: StoreMove | None = None  # the last move whose store call failed
+        self._fan_out: FanOut | None = None  # to many sockets at once (made when first needed)
         self._retries = 0  # store calls failed in a row: the next retry's pause doubles
         self._redo: dict[object, _Redo] = {}  # failed calls without a follow-up, by what they set
         self.faults = FailureLog(log, f"table {room.code}", clock.now)
@@ -360,6 +361,8 @@ class Table:
     async def _run(self) -> None:
         while True:
             item, future = await self._inbox.get()
+            if self._fan_out is not None:  # the table's own work first
+                self._fan_out.hold()
             if isinstance(item, _Stop):
                 self._unseat()
                 self._cancel_timers()
@@ -397,6 +400,8 @@ class Table:
             if self._over():
                 self._retire()
                 return
+            if self._fan_out is not None and self._inbox.empty():
+                self._fan_out.release()
 
     async def _handle(self, command: Command | None) -> None:
         """Hand a command to the core and carry out its effects, follow-ups included."""
@@ -473,7 +478,9 @@ class Table:
                     elif not conn.closed:
                         links.setdefault(conn.link, []).append(conn.key)
                 if len(here) > WAKE_BATCH:  # a watched table's spectators
-                    send_to_many(here, sent)
+                    if self._fan_out is None:
+                        self._fan_out = FanOut()
+                    self._fan_out.send(here, sent)
                 else:
                     for conn in here:
                         for frame in sent:

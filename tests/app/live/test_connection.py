@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.rooms.connection import WAKE_BATCH, Connection, send_to_many
+from app.rooms.connection import HOLD_AT_MOST, WAKE_BATCH, Connection, FanOut
 from app.rooms.protocol import CLOSE_TRY_AGAIN
 
 
@@ -100,9 +100,10 @@ async def test_a_peer_that_went_away_stops_the_writer_and_further_sends() -> Non
 
 
 async def test_a_fan_out_to_thousands_lets_the_loop_breathe_between_batches() -> None:
-    """send_to_many queues every frame at once and starts the writers WAKE_BATCH per turn of
-    the loop: something that came in meanwhile (a player's next move) runs before the
-    fan-out is over. Each socket still gets its frames in order, and a slow one is dropped."""
+    """FanOut queues every frame at once and starts the writers WAKE_BATCH per turn of the
+    loop: something that came in meanwhile (a player's next move) runs before the fan-out is
+    over. While the table holds it (its own work in hand) no writer starts, for HOLD_AT_MOST
+    at most. Each socket still gets its frames in order, and a slow one is dropped."""
     written: dict[int, list[str]] = {}
     order: list[str] = []
 
@@ -117,18 +118,36 @@ async def test_a_fan_out_to_thousands_lets_the_loop_breathe_between_batches() ->
         conn = Connection(send_text=send_text, close=close, queue_size=queue_size)
         return conn
 
+    async def turns(n: int) -> None:
+        for _ in range(n):
+            await asyncio.sleep(0)
+
     crowd = [make() for _ in range(5 * WAKE_BATCH)]
     lagging = make(queue_size=1)
     crowd.append(lagging)
-    send_to_many(crowd, ["event", "snapshot"])
+    fan_out = FanOut()
+    fan_out.send(crowd, ["event", "snapshot"])
     assert lagging.closed  # two frames do not fit its outbox
     asyncio.get_running_loop().call_soon(order.append, "a player's move")
     crowd[-2].send("chat")  # sent to directly meanwhile: its writer starts now
-    for _ in range(50):
-        await asyncio.sleep(0)
-    # It waits for one batch's writes (two frames each), not for the 2,000 of the fan-out.
-    assert order.index("a player's move") <= 2 * WAKE_BATCH < order.count("write")
+    await turns(3)
+    # It waits for one batch's writes (two frames each), not for those of the whole fan-out.
+    assert order.index("a player's move") <= 2 * WAKE_BATCH
+    assert 0 < fan_out.pending < len(crowd) - WAKE_BATCH
+
+    fan_out.hold()  # the table has a move in hand
+    await turns(1)
+    held = fan_out.pending
+    await turns(20)
+    assert fan_out.pending == held
+    fan_out.release()
+    await turns(50)
+    assert fan_out.pending == 0
     assert all(written[c.id] == ["event", "snapshot"] for c in crowd[:-2])
     assert written[crowd[-2].id] == ["event", "snapshot", "chat"]
-    assert lagging.id not in written
-    assert all(c.pending == 0 for c in crowd)
+    assert lagging.id not in written and all(c.pending == 0 for c in crowd)
+
+    fan_out.hold()  # held for long: the spectators are not starved
+    fan_out.send(crowd[:-1], ["late"])
+    await asyncio.sleep(HOLD_AT_MOST * 2)
+    assert fan_out.pending < len(crowd) - 1
