@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 import pytest
@@ -98,8 +99,14 @@ async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
         # One lease lapsed and another node took the table meanwhile.
         await a.redis.delete(f"{redis_prefix}lease:room-7")
         assert await b.claim("room-7") == "b"
-        kept = await a.renew_all(rooms)
+        kept: list[bool] = []
+
+        async def renew() -> None:
+            kept.extend(await a.renew_all(rooms))
+
+        sent = await commands_during(redis_url, a, renew())
         assert kept == [room != "room-7" for room in rooms]
+        assert sent == ["EVALSHA"] * 3  # 500 leases a call, not a call each
         assert await a.owners(["room-7", "room-8"]) == ["b", "a"]
         ttl = await a.redis.pttl(f"{redis_prefix}lease:room-1199")
         assert 2000 < ttl <= 3000  # renewed to the full lease
@@ -107,6 +114,25 @@ async def test_a_node_renews_all_its_leases_at_once_and_learns_which_it_lost(
     finally:
         await a.close()
         await b.close()
+
+
+async def commands_during(redis_url: str, bus: RedisBus, work: Awaitable[Any]) -> list[str]:
+    """The commands clients sent Redis while ``work`` ran that name this test's keys (MONITOR)."""
+    watcher = Redis.from_url(redis_url)
+    try:
+        async with watcher.monitor() as monitor:  # it has answered OK: it is watching
+            done = f"{bus.prefix}done"
+            await work
+            await bus.redis.echo(done)
+            seen: list[str] = []
+            while True:
+                sent = await monitor.next_command()
+                if done in sent["command"]:
+                    return seen
+                if bus.prefix in sent["command"] and sent["client_address"] != "lua":
+                    seen.append(sent["command"].split()[0].upper())  # not a script's own calls
+    finally:
+        await watcher.aclose()
 
 
 def connections(bus: RedisBus) -> int:
