@@ -61,8 +61,9 @@ class LiveTables(Protocol):
         already committed): every table on every node where the player has a socket, seated or
         watching, refuses or allows their talk from now on."""
 
-    def spectator_count(self, room_id: str) -> int:
-        """How many people watch the room right now (for the lobby)."""
+    async def spectator_counts(self, room_ids: list[str]) -> dict[str, int]:
+        """How many people watch each of the rooms right now (for the lobby); a room nobody
+        watches may be left out."""
 
     def tables_here(self) -> list[TableSummary]:
         """The tables this node runs (with several nodes: the ones it owns)."""
@@ -89,8 +90,8 @@ class NullLiveTables:
     async def player_muted(self, player_id: str, until: float | None) -> None:
         return None
 
-    def spectator_count(self, room_id: str) -> int:
-        return 0
+    async def spectator_counts(self, room_ids: list[str]) -> dict[str, int]:
+        return {}
 
     def tables_here(self) -> list[TableSummary]:
         return []

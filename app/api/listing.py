@@ -40,6 +40,7 @@ async def usable_rooms(
         i: ClubRef.model_validate(club_rows.summary(c))
         for i, c in (await club_rows.get_clubs(session, club_ids=named)).items()
     }
+    watching = await live.spectator_counts(ids)
     summaries = []
     for room in listed:
         taken = seats.get(room.id, [])
@@ -55,7 +56,7 @@ async def usable_rooms(
                 seats_taken=len(taken),
                 seats_free=len(free),
                 humans_online=room.humans_online,
-                spectators=live.spectator_count(room.id),
+                spectators=watching.get(room.id, 0),
                 quickplay=room.quickplay,
                 club=None if room.club_id is None else clubs.get(room.club_id),
                 active_at=room.active_at,

@@ -473,7 +473,7 @@ async def room_view(
         seats_taken=len(seats),
         bots_in_ms=None if due is None else quickplay.ms_until(due, utcnow()),
         humans_online=room.humans_online,
-        spectators=live.spectator_count(room.id),
+        spectators=(await live.spectator_counts([room.id])).get(room.id, 0),
         tournament=None
         if room.tournament_id is None
         else RoomTournamentOut(

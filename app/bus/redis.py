@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -160,17 +161,39 @@ class RedisBus:
 
     # --- shared counters ---------------------------------------------------------------------
 
-    async def publish_spectators(self, counts: dict[str, int]) -> None:
-        if counts:
-            key = f"{self.prefix}spectators"
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hset(key, mapping={k: str(v) for k, v in counts.items()})
-                pipe.pexpire(key, self.lease_ms * 4)
-                await pipe.execute()
+    # How many watch each watched table, for every node's lobby: one hash, a field per watched
+    # table, written by the table's owner at each check. A field says until when it holds (four
+    # leases), so the count of a node that died is not believed for long.
 
-    async def spectators(self) -> dict[str, int]:
-        raw = await self.redis.hgetall(f"{self.prefix}spectators")
-        return {str(_text(k)): int(v) for k, v in raw.items()}
+    async def publish_spectators(self, counts: dict[str, int], *, gone: list[str]) -> None:
+        """Our watched tables' counts now, and the tables we published before that nobody
+        watches any more (or that left this node)."""
+        if not counts and not gone:
+            return
+        key = f"{self.prefix}spectators"
+        until = int(time.time() * 1000) + self.lease_ms * 4
+        async with _reaching_redis(), self.redis.pipeline(transaction=False) as pipe:
+            if gone:
+                pipe.hdel(key, *gone)
+            if counts:
+                pipe.hset(key, mapping={room: f"{n} {until}" for room, n in counts.items()})
+            pipe.pexpire(key, self.lease_ms * 4)
+            await pipe.execute()
+
+    async def spectators_of(self, room_ids: list[str]) -> dict[str, int]:
+        """The counts of those of the rooms somebody watches (one HMGET)."""
+        if not room_ids:
+            return {}
+        async with _reaching_redis():
+            values = await self.redis.hmget(f"{self.prefix}spectators", room_ids)
+        now = int(time.time() * 1000)
+        counts = {}
+        for room_id, value in zip(room_ids, values, strict=True):
+            if value is not None:
+                n, until = value.split()
+                if int(until) > now:
+                    counts[room_id] = int(n)
+        return counts
 
     # --- presence (app/rooms/hub.py) ----------------------------------------------------------
 

@@ -120,10 +120,6 @@ class RemoteTable:
         for conn in list(self.conns.values()):
             conn.send_away("table_moved")
 
-    @property
-    def spectators(self) -> int:
-        return self.cluster.spectator_cache.get(self.room_id, 0)
-
 
 class NodeLink:
     """The owner's way to the sockets it hosts for another node (connection.Link): a frame for
@@ -151,7 +147,7 @@ class Cluster:
         self.remote: dict[str, RemoteTable] = {}
         self.relayed: dict[str, Connection] = {}  # our sockets, by key, whose table is elsewhere
         self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
-        self.spectator_cache: dict[str, int] = {}
+        self._watched: set[str] = set()  # our tables whose spectators we last published
         self._links: dict[str, NodeLink] = {}  # by node: to the sockets hosted for it
         self.hub: Hub | None = None  # the players' own sockets: their messages come through here
         # the sockets watching tournaments (/ws/tournaments/{id}): their frames come through here
@@ -228,8 +224,11 @@ class Cluster:
         owners = await self.bus.owners(room_ids)
         return [r for r, owner in zip(room_ids, owners, strict=True) if owner is None]
 
-    def spectators(self, room_id: str) -> int:
-        return self.spectator_cache.get(room_id, 0)
+    async def spectators(self, room_ids: list[str]) -> dict[str, int]:
+        try:
+            return await self.bus.spectators_of(room_ids)
+        except BusUnavailable:  # the lobby still lists the rooms, with nobody watching
+            return {}
 
     def player_banned(self, player_id: str) -> None:
         # Every socket of a table is a Connection on the table's owner (a relayed one too), so
@@ -381,10 +380,11 @@ class Cluster:
             if not kept:
                 log.warning("lost the lease of room %s", room_id)
                 await self.manager.drop(room_id, lost=True)
-        await self.bus.publish_spectators(
-            {room_id: table.spectators for room_id, table in self.manager.tables.items()}
-        )
-        self.spectator_cache = await self.bus.spectators()
+        # Only the watched tables, and those nobody watches any more: a check costs what the
+        # watched tables cost, not what all the tables do.
+        watched = {r: t.spectators for r, t in self.manager.tables.items() if t.spectators}
+        await self.bus.publish_spectators(watched, gone=list(self._watched - watched.keys()))
+        self._watched = set(watched)
         relayed = list(self.remote)
         for room_id, owner in zip(relayed, await self.bus.owners(relayed), strict=True):
             table = self.remote.get(room_id)

@@ -276,13 +276,12 @@ class TableManager:
             if table.has_player(player_id):
                 await table.send_player_away(player_id, reason)
 
-    def spectator_count(self, room_id: str) -> int:
-        table = self.tables.get(room_id)
-        if table is not None:
-            return table.spectators
-        if self.cluster is not None:
-            return self.cluster.spectators(room_id)
-        return 0
+    async def spectator_counts(self, room_ids: list[str]) -> dict[str, int]:
+        counts = {r: self.tables[r].spectators for r in room_ids if r in self.tables}
+        elsewhere = [r for r in room_ids if r not in counts]
+        if elsewhere and self.cluster is not None:
+            counts.update(await self.cluster.spectators(elsewhere))
+        return counts
 
     def tables_here(self) -> list[TableSummary]:
         return [table.summary() for table in list(self.tables.values())]

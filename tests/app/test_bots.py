@@ -128,8 +128,8 @@ def live_factory() -> Any:
 
         async def seats_changed(self, room_id: str) -> None: ...
 
-        def spectator_count(self, room_id: str) -> int:
-            return 0
+        async def spectator_counts(self, room_ids: list[str]) -> dict[str, int]:
+            return {}
 
     return lambda app: Quiet()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
 from typing import Any
 
@@ -160,6 +161,28 @@ async def test_tables_opening_together_claim_in_one_trip_and_every_room_gets_one
         # 300 claims and 300 look-ups at once, each a pipeline or one MGET: a connection or two,
         # not one per room.
         assert connections(a) <= 2 and connections(b) <= 2
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_spectator_counts_hold_only_watched_tables_and_a_dead_nodes_counts_run_out(
+    redis_url: str, redis_prefix: str
+) -> None:
+    a, b = make_bus(redis_url, redis_prefix, "a"), make_bus(redis_url, redis_prefix, "b")
+    key = f"{redis_prefix}spectators"
+    try:
+        await a.publish_spectators({"final": 5000, "semi": 3}, gone=[])
+        await b.publish_spectators({"other": 1}, gone=[])
+        assert await b.spectators_of(["final", "semi", "quiet"]) == {"final": 5000, "semi": 3}
+        # The semi's watchers left; tables nobody watches are never written at all.
+        await a.publish_spectators({"final": 4999}, gone=["semi"])
+        assert sorted(await a.redis.hkeys(key)) == [b"final", b"other"]
+        assert await a.spectators_of(["final", "semi", "other"]) == {"final": 4999, "other": 1}
+        # b died: what it wrote says until when it holds, and is not believed after that.
+        await a.redis.hset(key, "other", f"1 {int(time.time() * 1000) - 1}")
+        assert await a.spectators_of(["final", "other"]) == {"final": 4999}
+        assert await a.spectators_of([]) == {}
     finally:
         await a.close()
         await b.close()

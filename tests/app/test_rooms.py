@@ -29,8 +29,8 @@ class RecordingLive:
     async def room_closed(self, room_id: str, reason: str) -> None:
         self.calls.append(("room_closed", room_id))
 
-    def spectator_count(self, room_id: str) -> int:
-        return 3
+    async def spectator_counts(self, room_ids: list[str]) -> dict[str, int]:
+        return dict.fromkeys(room_ids, 3)
 
 
 async def set_online(app: Any, code: str, humans: int = 1) -> None:
