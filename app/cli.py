@@ -9,12 +9,11 @@ import logging
 import socket
 import sys
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from uvicorn import config as uvicorn_config
 from uvicorn import server as uvicorn_server
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -126,6 +125,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from app import logs
     from app.main import create_app
+    from app.ws.transport import WebSocketProtocol
 
     settings = _settings()
     app = create_app(settings)
@@ -159,7 +159,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # reach the endpoint, which answers with a clear frame_too_large error first.
         ws_max_size=settings.max_ws_frame_bytes * 16,
         ws_per_message_deflate=False,
-        ws=DenyingWebSocketProtocol,
+        ws=WebSocketProtocol,  # app/ws/transport.py
     )
     server = DrainingServer(config, app, grace=settings.drain_grace_seconds)
     config.load()  # import and build the app now, so that tune_gc() can set it aside
@@ -209,19 +209,6 @@ def _password(url: str) -> str | None:
         return make_url(url).password
     except Exception:
         return None
-
-
-class DenyingWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol (the one it picks by itself), except that a handshake
-    answered with an HTTP response (the ASGI denial-response extension: a draining node's 503)
-    counts as answered. uvicorn's own logs "ASGI callable returned without completing
-    handshake" at ERROR for each such refusal, although the client got the response whole; it
-    still logs the refusal itself (``"WebSocket /ws/rooms/…" 503``) at INFO."""
-
-    async def send(self, message: Any) -> None:
-        await super().send(message)
-        if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
-            self.handshake_complete = True
 
 
 class DrainingServer(uvicorn_server.Server):

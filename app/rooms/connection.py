@@ -7,6 +7,11 @@ stalling the table, and resyncs from a snapshot when it comes back.
 The writer task exists only while there is something to write: most sockets of a table wait for a
 human most of the time, and a parked task per socket is memory for nothing. The frames the actor
 queues for one move (events, then the snapshot) are written by one wake-up of the writer.
+
+When the transport can take framed bytes at once (``write_now``: app/ws/transport.py under
+``gaple serve``) and nothing is queued, a frame is written there and then, with no task and no
+trip through ASGI; the outbox and its writer are for a socket whose buffer is full, and for
+servers that do not offer it (tests through ASGI).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import struct
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +32,21 @@ from app.rooms.protocol import CLOSE_RECONNECT, CLOSE_TRY_AGAIN, ByeReason
 log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
+
+Write = Callable[[bytes], bool]  # framed bytes on the socket now: whether it took them
+
+
+def text_frame(text: str) -> bytes:
+    """One final, unmasked text frame carrying ``text``, as a server sends it (RFC 6455 5.2)."""
+    payload = text.encode()
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 65536:
+        head = struct.pack("!BBH", 0x81, 126, n)
+    else:
+        head = struct.pack("!BBQ", 0x81, 127, n)
+    return head + payload
 
 
 class Link(Protocol):
@@ -57,6 +78,7 @@ class Connection:
     # A socket on another node (``relayed``): its frames go through ``link``, named ``key``.
     link: Link | None = None
     key: str = ""
+    write_now: Write | None = None  # the transport's, when it offers one
     _outbox: deque[str] = field(default_factory=deque, init=False)
     _writer: asyncio.Task[None] | None = field(default=None, init=False)
     _close: tuple[int, str] | None = field(default=None, init=False)
@@ -78,9 +100,39 @@ class Connection:
         return len(self._outbox)
 
     def send(self, frame: str) -> None:
-        """Queue a frame; never blocks. A full outbox means the client cannot keep up."""
-        if self._queue(frame):
+        """Write a frame now, or queue it; never blocks. A full outbox means the client cannot
+        keep up."""
+        self.send_all((frame,))
+
+    def send_all(self, sent: Sequence[str], framed: bytes | None = None) -> None:
+        """The frames ``sent``, in order, as ``send`` sends one (``framed``: the same frames
+        already framed, when several sockets get them)."""
+        if (
+            self.write_now is not None
+            and self._writer is None
+            and not self._outbox
+            and not self.closed
+            and self.write_now(b"".join(map(text_frame, sent)) if framed is None else framed)
+        ):
+            return
+        wake = False
+        for frame in sent:
+            wake = self._queue(frame) or wake
+        if wake:
             self._wake()
+
+    def _flush(self, framed: Callable[[str], bytes]) -> None:
+        """Write what is queued now if the transport takes it (``framed`` frames each text),
+        else start the writer."""
+        if (
+            self._writer is None
+            and self._outbox
+            and self.write_now is not None
+            and self.write_now(b"".join(map(framed, self._outbox)))
+        ):
+            self._outbox.clear()
+            return
+        self._wake()
 
     def _queue(self, frame: str) -> bool:
         """Queue a frame without starting the writer: whether one is to be started."""
@@ -147,23 +199,25 @@ class Connection:
             self._writer.cancel()
 
 
-WAKE_BATCH = 64  # writers a fan-out starts per turn of the event loop
+WAKE_BATCH = 64  # sockets a fan-out writes (or starts the writers of) per turn of the loop
 HOLD_AT_MOST = 0.05  # seconds a table's own work holds its fan-out back, at most
 
 
 class FanOut:
     """A table's fan-outs to many sockets of this node (a watched final's spectators). The
-    frames are queued at once, in order; the writers start ``WAKE_BATCH`` per turn of the event
-    loop, and not while the table has work of its own in hand (``hold`` ... ``release``: the
+    frames are queued at once, in order, and framed once; ``WAKE_BATCH`` sockets are written
+    per turn of the event loop (or their writers started, when the transport cannot take them
+    now), and not while the table has work of its own in hand (``hold`` ... ``release``: the
     players' next move, its commit), for ``HOLD_AT_MOST`` at most. A move watched by thousands
     is thousands of socket writes: started all at once, they would hold the loop for the whole
     fan-out, and the players' next move would wait behind it. A socket that is sent something
-    directly meanwhile starts its writer then."""
+    directly meanwhile starts its writer then (its outbox is not empty)."""
 
-    __slots__ = ("_held", "_later", "_pending", "_soon")
+    __slots__ = ("_framed", "_held", "_later", "_pending", "_soon")
 
     def __init__(self) -> None:
         self._pending: deque[Connection] = deque()
+        self._framed: dict[str, bytes] = {}  # the pending fan-outs' frames, framed once
         self._held = False
         self._soon: asyncio.Handle | None = None  # the next batch, this turn or the next
         self._later: asyncio.TimerHandle | None = None  # the next batch, though held
@@ -175,6 +229,9 @@ class FanOut:
 
     def send(self, conns: Sequence[Connection], sent: Sequence[str]) -> None:
         """``sent`` to each of ``conns``."""
+        for frame in sent:
+            if frame not in self._framed:
+                self._framed[frame] = text_frame(frame)
         for conn in conns:
             queued = False
             for frame in sent:
@@ -182,6 +239,10 @@ class FanOut:
             if queued:
                 self._pending.append(conn)
         self._schedule()
+
+    def _frame(self, text: str) -> bytes:
+        # (a frame sent to the socket apart from the fan-out is framed on its own)
+        return self._framed.get(text) or text_frame(text)
 
     def hold(self) -> None:
         self._held = True
@@ -208,5 +269,7 @@ class FanOut:
         for _ in range(min(WAKE_BATCH, len(pending))):
             conn = pending.popleft()
             if not conn.closed:  # (a closed one's writer was started when it closed)
-                conn._wake()
+                conn._flush(self._frame)
+        if not pending:
+            self._framed.clear()
         self._schedule()

@@ -25,7 +25,7 @@ from app.presets import seat_count
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
-from app.rooms.connection import WAKE_BATCH, Connection, FanOut, Link
+from app.rooms.connection import WAKE_BATCH, Connection, FanOut, Link, text_frame
 from app.rooms.core import handle, schedule
 from app.rooms.effects import (
     Abandoned,
@@ -482,9 +482,9 @@ class Table:
                         self._fan_out = FanOut()
                     self._fan_out.send(here, sent)
                 else:
+                    framed = b"".join(map(text_frame, sent)) if len(here) > 1 else None
                     for conn in here:
-                        for frame in sent:
-                            conn.send(frame)
+                        conn.send_all(sent, framed)
                 for frame in sent:
                     for link, keys in links.items():
                         link.frames(keys, frame)

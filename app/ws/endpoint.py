@@ -44,6 +44,7 @@ from app.rooms.protocol import (
 )
 from app.rooms.table import Table
 from app.settings import Settings
+from app.ws import transport
 from app.ws.limits import SocketCap, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -206,9 +207,8 @@ async def _handshake(
         if caller is None:
             return None
         player_id, name = caller.player_id, caller.name
-    conn = Connection(
-        send_text=websocket.send_text,
-        close=lambda code, reason: websocket.close(code=code, reason=reason),
+    conn = transport.connection(
+        websocket,
         queue_size=manager.config.send_queue,
         player_id=player_id,
         name=name,

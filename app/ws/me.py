@@ -11,10 +11,10 @@ from __future__ import annotations
 from fastapi import APIRouter, WebSocket
 
 from app import logs
-from app.rooms.connection import Connection
 from app.rooms.hub import Hub
 from app.rooms.protocol import CLOSE_POLICY
 from app.settings import Settings
+from app.ws import transport
 from app.ws.endpoint import Session, admitted, answer_pings, authenticate, let_go, within_cap
 
 router = APIRouter()
@@ -41,9 +41,8 @@ async def _me_socket(websocket: WebSocket) -> None:
     if caller is None:
         return
     logs.bind(player=caller.player_id)
-    conn = Connection(
-        send_text=websocket.send_text,
-        close=lambda code, reason: websocket.close(code=code, reason=reason),
+    conn = transport.connection(
+        websocket,
         player_id=caller.player_id,
         name=caller.name,
     )

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
-from app.rooms.connection import Connection
 from app.rooms.protocol import CLOSE_POLICY
 from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings
+from app.ws import transport
 from app.ws.endpoint import Session, admitted, answer_pings, let_go, within_cap
 
 router = APIRouter()
@@ -30,10 +30,7 @@ async def _tournament_socket(websocket: WebSocket) -> None:
     session = Session(websocket, settings)
     raw = websocket.path_params["tournament_id"]
     tournament_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
-    conn = Connection(
-        send_text=websocket.send_text,
-        close=lambda code, reason: websocket.close(code=code, reason=reason),
-    )
+    conn = transport.connection(websocket)
     runner: TournamentRunner = websocket.app.state.tournaments
     if not tournament_id or not await runner.watch(tournament_id, conn):
         await session.fail("tournament_not_found", "no such tournament", CLOSE_POLICY)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from app.rooms.connection import HOLD_AT_MOST, WAKE_BATCH, Connection, FanOut
+from websockets.client import ClientProtocol
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+from app.rooms.connection import HOLD_AT_MOST, WAKE_BATCH, Connection, FanOut, text_frame
 from app.rooms.protocol import CLOSE_TRY_AGAIN
 
 
@@ -151,3 +155,117 @@ async def test_a_fan_out_to_thousands_lets_the_loop_breathe_between_batches() ->
     fan_out.send(crowd[:-1], ["late"])
     await asyncio.sleep(HOLD_AT_MOST * 2)
     assert fan_out.pending < len(crowd) - 1
+
+
+def read_frames(data: bytes) -> list[tuple[str, bool, str]]:
+    """What a WebSocket client (the websockets library's, sans I/O) reads from ``data``."""
+    client = ClientProtocol(parse_uri("ws://127.0.0.1/"), state=State.OPEN)
+    client.receive_data(data)
+    assert client.state is State.OPEN, client.parser_exc  # no protocol error
+    return [(f.opcode.name, f.fin, bytes(f.data).decode()) for f in client.events_received()]
+
+
+def test_a_text_frame_is_what_a_websocket_client_reads_at_every_length() -> None:
+    for text in ("", "é" * 62, "x" * 125, "x" * 126, "ü" * 40_000, "x" * 65_536):
+        assert read_frames(text_frame(text)) == [("TEXT", True, text)]
+    assert read_frames(text_frame("a") + text_frame("b")) == [
+        ("TEXT", True, "a"),
+        ("TEXT", True, "b"),
+    ]
+
+
+async def test_a_transport_that_takes_frames_now_is_written_without_a_task_and_in_order() -> None:
+    """While the transport takes framed bytes at once, a frame costs no task and no trip
+    through ASGI. When it declines (its buffer is full), frames queue for the writer, and a
+    frame sent meanwhile waits behind them rather than overtaking them on the socket."""
+    wire: list[bytes] = []  # what reached the socket, in order, through either way
+    takes = True
+    release = asyncio.Event()
+
+    def write_now(data: bytes) -> bool:
+        if takes:
+            wire.append(data)
+        return takes
+
+    async def send_text(frame: str) -> None:
+        await release.wait()  # the buffer drains, slowly
+        wire.append(text_frame(frame))
+
+    async def close(code: int, reason: str) -> None:
+        pass
+
+    conn = Connection(send_text=send_text, close=close, queue_size=8, write_now=write_now)
+    tasks = len(asyncio.all_tasks())
+    conn.send("event 1")
+    conn.send("snapshot 1")
+    assert len(asyncio.all_tasks()) == tasks and conn.pending == 0
+    takes = False  # the buffer is above its high-water mark
+    conn.send("event 2")
+    takes = True  # room again, but "event 2" is still queued: the next frame waits behind it
+    conn.send("snapshot 2")
+    assert conn.pending == 2 and len(asyncio.all_tasks()) == tasks + 1
+    release.set()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert conn.pending == 0 and len(asyncio.all_tasks()) == tasks
+    conn.send("event 3")  # idle again: at once
+    texts = [text for data in wire for _, _, text in read_frames(data)]
+    assert texts == ["event 1", "snapshot 1", "event 2", "snapshot 2", "event 3"]
+
+
+async def test_a_fan_out_writes_the_same_framed_bytes_to_every_socket_that_takes_them() -> None:
+    wire: dict[int, list[bytes]] = {}
+    through_asgi: list[str] = []
+
+    def make(takes: bool) -> Connection:
+        def write_now(data: bytes) -> bool:
+            if takes:
+                wire.setdefault(conn.id, []).append(data)
+            return takes
+
+        async def send_text(frame: str) -> None:
+            through_asgi.append(frame)
+
+        async def close(code: int, reason: str) -> None:
+            pass
+
+        conn = Connection(send_text=send_text, close=close, write_now=write_now)
+        return conn
+
+    crowd = [make(takes=True) for _ in range(3 * WAKE_BATCH)]
+    full = make(takes=False)  # its buffer is full: it goes through its writer
+    fan_out = FanOut()
+    fan_out.send([*crowd, full], ["event", "snapshot"])
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert fan_out.pending == 0
+    sent = {b"".join(wire[c.id]) for c in crowd}
+    assert len(sent) == 1  # the same bytes for everyone
+    assert read_frames(sent.pop()) == [("TEXT", True, "event"), ("TEXT", True, "snapshot")]
+    assert through_asgi == ["event", "snapshot"] and full.id not in wire
+
+
+async def test_a_moves_frames_to_a_socket_that_takes_them_now_are_one_write() -> None:
+    writes: list[bytes] = []
+
+    def write_now(data: bytes) -> bool:
+        writes.append(data)
+        return True
+
+    async def send_text(frame: str) -> None:
+        raise AssertionError("the transport took every frame")
+
+    async def close(code: int, reason: str) -> None:
+        pass
+
+    conn = Connection(send_text=send_text, close=close, write_now=write_now)
+    conn.send_all(["event", "snapshot"])
+    shared = text_frame("event") + text_frame("seat")  # framed once for several sockets
+    conn.send_all(["event", "seat"], shared)
+    assert len(writes) == 2 and writes[1] is shared
+    assert [text for _, _, text in read_frames(b"".join(writes))] == [
+        "event",
+        "snapshot",
+        "event",
+        "seat",
+    ]
