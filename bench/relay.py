@@ -3,9 +3,10 @@
     .venv/bin/python bench/relay.py --port 8100
 
 Same stack and transport settings as ``gaple serve`` (app/cli.py): a FastAPI app run by
-``uvicorn.run`` with the default (auto) loop, HTTP and WebSocket implementations (uvloop,
-httptools, websockets-sansio when installed, as for the game server), per-message-deflate off and
-the same ``ws_max_size`` (16 x ``GAPLE_MAX_WS_FRAME_BYTES``). It speaks just enough of
+``uvicorn.run`` with the default (auto) loop and HTTP implementation (uvloop, httptools when
+installed, as for the game server), the game's WebSocket protocol (app/ws/transport.py, on
+uvicorn's websockets-sansio), per-message-deflate off and the same ``ws_max_size`` (16 x
+``GAPLE_MAX_WS_FRAME_BYTES``). It speaks just enough of
 docs/API.md and docs/PROTOCOL.md for the load generator to drive it exactly as it drives the game:
 
 * REST stubs, all in memory: ``POST /api/guests``, ``POST /api/rooms``,
@@ -28,8 +29,10 @@ docs/API.md and docs/PROTOCOL.md for the load generator to drive it exactly as i
   readers never do).
 
 Frames are parsed with ``json.loads`` (as the game does, but without pydantic), serialised with
-orjson (the game's serialiser) and written straight to the socket (no per-socket writer task);
-there is no rate limit and no origin check.
+orjson (the game's serialiser) and written straight to the socket (no per-socket writer task),
+through the game's own transport (app/ws/transport.py): framed here and put on the socket at
+once while it takes them, the spectators' frames framed once for all of them. There is no rate
+limit and no origin check.
 """
 
 from __future__ import annotations
@@ -50,14 +53,31 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# the game's transport, and only that
+from app.wire import text_frame
+from app.ws.transport import WebSocketProtocol, frame_writer
+
 SEATS = 4
 TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
 DEAL_LENGTH = 20  # placements before the fake line starts over
 
 
 def dumps(message: dict[str, Any]) -> str:
-    # The game server's serialiser (app.rooms.protocol.dumps), copied: the relay imports no app.
+    # The game server's serialiser (app.rooms.protocol.dumps), copied: the relay imports no
+    # more of the game than its transport.
     return orjson.dumps(message).decode()
+
+
+async def _send(ws: WebSocket, *texts: str, framed: bytes | None = None) -> None:
+    """As the game writes frames: framed here and put on the socket at once, in one write, when
+    the transport takes them (``framed``: the same, framed once for many sockets), else through
+    ASGI one by one."""
+    write = frame_writer(ws)
+    if write is None or not write(b"".join(map(text_frame, texts)) if framed is None else framed):
+        for text in texts:
+            await ws.send_text(text)
 
 
 @dataclass
@@ -219,7 +239,7 @@ async def _send_all_snapshots(room: Room) -> None:
     clock = room.clock()
     for seat, ws in list(room.sockets.items()):
         try:
-            await ws.send_text(_snapshot(room, seat, clock))
+            await _send(ws, _snapshot(room, seat, clock))
         except Exception:
             room.sockets.pop(seat, None)
     if room.spectators:
@@ -228,10 +248,10 @@ async def _send_all_snapshots(room: Room) -> None:
 
 async def _send_spectators(room: Room, frames: tuple[str, ...]) -> None:
     """The same frames, serialised once by the caller, to every spectator in turn."""
+    framed = b"".join(map(text_frame, frames))
     for key, ws in list(room.spectators.items()):
         try:
-            for frame in frames:
-                await ws.send_text(frame)
+            await _send(ws, *frames, framed=framed)
         except Exception:
             room.spectators.pop(key, None)
 
@@ -318,16 +338,16 @@ def create_app() -> FastAPI:
             await _watch(room, websocket)
             return
         if room is None or who is None or who[0] not in room.seats:
-            await websocket.send_text(dumps({"type": "error", "code": "bad_token", "message": ""}))
+            await _send(websocket, dumps({"type": "error", "code": "bad_token", "message": ""}))
             await websocket.close(1008)
             return
         seat = room.seats.index(who[0])
         room.sockets[seat] = websocket
-        await websocket.send_text(_welcome(room, seat, who[0]))
-        await websocket.send_text(_snapshot(room, seat, room.clock()))
+        await _send(websocket, _welcome(room, seat, who[0]))
+        await _send(websocket, _snapshot(room, seat, room.clock()))
         presence = _presence(room)
         for ws in list(room.sockets.values()):
-            await ws.send_text(presence)
+            await _send(ws, presence)
         try:
             while True:
                 message = json.loads(await websocket.receive_text())
@@ -335,7 +355,7 @@ def create_app() -> FastAPI:
                 if kind == "play":
                     await _relay_play(room, seat, message, websocket)
                 elif kind == "ping":
-                    await websocket.send_text(dumps({"type": "pong", "t": message.get("t")}))
+                    await _send(websocket, dumps({"type": "pong", "t": message.get("t")}))
                 elif kind in ("next_set", "start"):
                     room.set, room.seq, room.line = room.set + 1, 0, []
                     room.arm()
@@ -356,19 +376,19 @@ async def _watch(room: Room, websocket: WebSocket) -> None:
     need not pay. Then it gets every event and the public snapshot; what it sends is refused."""
     key = id(websocket)
     room.spectators[key] = websocket
-    await websocket.send_text(_welcome(room, None, None))
-    await websocket.send_text(_snapshot(room, None, room.clock()))
+    await _send(websocket, _welcome(room, None, None))
+    await _send(websocket, _snapshot(room, None, room.clock()))
     presence = _presence(room)
     for ws in [*room.sockets.values(), websocket]:
-        await ws.send_text(presence)
+        await _send(ws, presence)
     try:
         while True:
             message = json.loads(await websocket.receive_text())
             if message.get("type") == "ping":
-                await websocket.send_text(dumps({"type": "pong", "t": message.get("t")}))
+                await _send(websocket, dumps({"type": "pong", "t": message.get("t")}))
             else:
                 refusal = {"type": "error", "code": "spectator", "message": ""}
-                await websocket.send_text(dumps(refusal))
+                await _send(websocket, dumps(refusal))
     except (WebSocketDisconnect, RuntimeError, ValueError):
         pass
     finally:
@@ -410,17 +430,17 @@ async def _relay_play(
     sockets = list(room.sockets.items())
     for viewer, ws in sockets:
         try:
-            await ws.send_text(event)
-            await ws.send_text(_snapshot(room, viewer, clock))
+            await _send(ws, event, _snapshot(room, viewer, clock))
         except Exception:
             room.sockets.pop(viewer, None)
     if room.spectators:  # the same event, and one public snapshot serialised once for them all
         await _send_spectators(room, (event, _snapshot(room, None, clock)))
     if sender is not None:
-        await sender.send_text(
+        await _send(
+            sender,
             dumps(
                 {"type": "ack", "move_id": message.get("move_id"), "set": room.set, "seq": room.seq}
-            )
+            ),
         )
 
 
@@ -440,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         log_level=args.log_level,
         ws_max_size=max_frame * 16,  # as app/cli.py
         ws_per_message_deflate=False,  # as app/cli.py
+        ws=WebSocketProtocol,  # as app/cli.py
     )
     return 0
 

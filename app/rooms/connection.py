@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import struct
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,25 +27,11 @@ from typing import Protocol
 
 from app.rooms import frames
 from app.rooms.protocol import CLOSE_RECONNECT, CLOSE_TRY_AGAIN, ByeReason
+from app.wire import Write, text_frame
 
 log = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
-
-Write = Callable[[bytes], bool]  # framed bytes on the socket now: whether it took them
-
-
-def text_frame(text: str) -> bytes:
-    """One final, unmasked text frame carrying ``text``, as a server sends it (RFC 6455 5.2)."""
-    payload = text.encode()
-    n = len(payload)
-    if n < 126:
-        head = bytes((0x81, n))
-    elif n < 65536:
-        head = struct.pack("!BBH", 0x81, 126, n)
-    else:
-        head = struct.pack("!BBQ", 0x81, 127, n)
-    return head + payload
 
 
 class Link(Protocol):

@@ -25,7 +25,7 @@ from app.presets import seat_count
 from app.rooms import frames, seating
 from app.rooms.bots import BotRunner, shared_runner
 from app.rooms.clock import Clock, Timer
-from app.rooms.connection import WAKE_BATCH, Connection, FanOut, Link, text_frame
+from app.rooms.connection import WAKE_BATCH, Connection, FanOut, Link
 from app.rooms.core import handle, schedule
 from app.rooms.effects import (
     Abandoned,
@@ -71,6 +71,7 @@ from app.rooms.protocol import CLOSE_ROOM_CLOSED, ClientCommand, Resume
 from app.rooms.state import TableConfig, TableError, TableState, rebuild, utc
 from app.rooms.store import GameStore
 from app.store.records import MoveRecord, RoomInfo, StoreConflict
+from app.wire import text_frame
 
 __all__ = ["Table", "TableConfig", "TableError"]
 

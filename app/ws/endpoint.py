@@ -11,6 +11,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -146,6 +147,16 @@ async def admitted(websocket: WebSocket, settings: Settings) -> bool:
     return True
 
 
+def connection(websocket: WebSocket, **identity: Any) -> Connection:
+    """The live layer's handle on an accepted socket (``identity``: Connection's fields)."""
+    return Connection(
+        send_text=websocket.send_text,
+        close=lambda code, reason: websocket.close(code=code, reason=reason),
+        write_now=transport.frame_writer(websocket),
+        **identity,
+    )
+
+
 async def answer_pings(session: Session, conn: Connection, where: str) -> None:
     """A socket on which the client only sends ``ping`` (``/ws/me``, a tournament's): each is
     answered, anything else is a ``bad_message``, until the socket closes."""
@@ -207,7 +218,7 @@ async def _handshake(
         if caller is None:
             return None
         player_id, name = caller.player_id, caller.name
-    conn = transport.connection(
+    conn = connection(
         websocket,
         queue_size=manager.config.send_queue,
         player_id=player_id,

@@ -14,8 +14,15 @@ from app import logs
 from app.rooms.hub import Hub
 from app.rooms.protocol import CLOSE_POLICY
 from app.settings import Settings
-from app.ws import transport
-from app.ws.endpoint import Session, admitted, answer_pings, authenticate, let_go, within_cap
+from app.ws.endpoint import (
+    Session,
+    admitted,
+    answer_pings,
+    authenticate,
+    connection,
+    let_go,
+    within_cap,
+)
 
 router = APIRouter()
 
@@ -41,7 +48,7 @@ async def _me_socket(websocket: WebSocket) -> None:
     if caller is None:
         return
     logs.bind(player=caller.player_id)
-    conn = transport.connection(
+    conn = connection(
         websocket,
         player_id=caller.player_id,
         name=caller.name,

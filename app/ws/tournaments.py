@@ -11,8 +11,7 @@ from fastapi import APIRouter, WebSocket
 from app.rooms.protocol import CLOSE_POLICY
 from app.rooms.tournament_live import TournamentRunner
 from app.settings import Settings
-from app.ws import transport
-from app.ws.endpoint import Session, admitted, answer_pings, let_go, within_cap
+from app.ws.endpoint import Session, admitted, answer_pings, connection, let_go, within_cap
 
 router = APIRouter()
 
@@ -30,7 +29,7 @@ async def _tournament_socket(websocket: WebSocket) -> None:
     session = Session(websocket, settings)
     raw = websocket.path_params["tournament_id"]
     tournament_id = int(raw) if raw.isdigit() and len(raw) < 10 else 0
-    conn = transport.connection(websocket)
+    conn = connection(websocket)
     runner: TournamentRunner = websocket.app.state.tournaments
     if not tournament_id or not await runner.watch(tournament_id, conn):
         await session.fail("tournament_not_found", "no such tournament", CLOSE_POLICY)

@@ -4,7 +4,7 @@
   ``send_text``, uvicorn's ``send``) and the websockets library building and serialising a frame
   object; the table core's writer is a task per socket. For a move watched by thousands that is
   most of the move's cost. The protocol offers the app the extension ``gaple.frames``: a
-  ``write(data)`` that puts already framed bytes (``connection.text_frame``) on the socket now
+  ``write(data)`` that puts already framed bytes (``app.wire.text_frame``) on the socket now
   and says whether it did. It does only while the socket is open and its buffer below the
   high-water mark; otherwise the caller sends through ASGI as before and waits its turn
   (app/rooms/connection.py). The same bytes serve every spectator of a move: framed once.
@@ -26,25 +26,13 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-from app.rooms.connection import Connection, Write
-
-FRAMES = "gaple.frames"  # the ASGI extension's name in the scope
+from app.wire import FRAMES, Write
 
 
 def frame_writer(websocket: WebSocket) -> Write | None:
     """The socket's ``write`` when its server offers one (``gaple serve``), else None."""
     offered = websocket.scope.get("extensions", {}).get(FRAMES)
     return None if offered is None else offered["write"]
-
-
-def connection(websocket: WebSocket, **identity: Any) -> Connection:
-    """The live layer's handle on an accepted socket (``identity``: Connection's fields)."""
-    return Connection(
-        send_text=websocket.send_text,
-        close=lambda code, reason: websocket.close(code=code, reason=reason),
-        write_now=frame_writer(websocket),
-        **identity,
-    )
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):

@@ -22,8 +22,17 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # the ground: errors, configuration, and batching many callers into one trip; nothing else
     ("app.errors", "app.settings", "app.batch"),
     # the vocabulary and the plumbing: room settings, the lobby's seam to the live tables, logs,
-    # metrics, the bus, who is calling, page cursors
-    ("app.presets", "app.live", "app.logs", "app.metrics", "app.bus", "app.clients", "app.cursors"),
+    # metrics, the bus, who is calling, page cursors, the WebSocket wire
+    (
+        "app.presets",
+        "app.live",
+        "app.logs",
+        "app.metrics",
+        "app.bus",
+        "app.clients",
+        "app.cursors",
+        "app.wire",
+    ),
     ("app.tournaments",),  # pairing, pools, brackets and standings: pure, on the vocabulary
     ("app.store",),  # models and repositories
     # accounts, tokens, ratings, history: the players' services; the schema's migrations

@@ -8,8 +8,9 @@ from websockets.client import ClientProtocol
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from app.rooms.connection import HOLD_AT_MOST, WAKE_BATCH, Connection, FanOut, text_frame
+from app.rooms.connection import HOLD_AT_MOST, WAKE_BATCH, Connection, FanOut
 from app.rooms.protocol import CLOSE_TRY_AGAIN
+from app.wire import text_frame
 
 
 async def test_a_client_that_cannot_keep_up_is_dropped_not_waited_for() -> None:

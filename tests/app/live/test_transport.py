@@ -12,8 +12,8 @@ from typing import Any
 import uvicorn
 from websockets.asyncio.client import connect
 
-from app.rooms.connection import text_frame
-from app.ws.transport import FRAMES, WebSocketProtocol
+from app.wire import FRAMES, text_frame
+from app.ws.transport import WebSocketProtocol
 from tests.server import free_port
 
 Scope = dict[str, Any]
