@@ -1,6 +1,8 @@
 """What one group commit of moves costs the server, through the store and through the bare driver.
 
     .venv/bin/python bench/commit_cost.py [--db sqlite|postgres] [--commits 200]
+    .venv/bin/python bench/commit_cost.py --db postgres --ceiling [--concurrency 1,4,16,64]
+        [--batches 1,4,16] [--procs 2] [--warmup 1] [--duration 4]
 
 Three ways to make N moves durable in one transaction, each timed in CPU (this process, all
 threads: the driver's thread and the kernel's fsync work included) and wall clock:
@@ -12,6 +14,15 @@ threads: the driver's thread and the kernel's fsync work included) and wall cloc
 * ``driver``: the bare driver, one transaction with an ``executemany`` (sqlite3 in this thread
   with the server's pragmas; asyncpg with a prepared statement).
 
+``--ceiling`` (PostgreSQL): where one primary stops. Several committers at once, as several game
+nodes' ``GroupCommit`` are, each on a connection of its own held open, commit batches of moves
+back to back through the store's own ``write_moves``; they run in ``--procs`` worker processes so
+that one Python process's CPU is not the limit. Per concurrency and batch size: moves/s and
+commits/s durable, WAL bytes per move (``pg_current_wal_lsn()`` before and after the window,
+/ moves), the server's WAL flushes per commit (``pg_stat_wal.wal_sync``: below 1, commits share
+a flush), the client's CPU per move and PostgreSQL's (every ``postgres`` process, psutil).
+The LSN and ``pg_stat_wal`` are the whole server's: anything else writing to it meanwhile counts.
+
 The SQLite file (WAL, ``synchronous=FULL`` as the server runs it) is a fresh one in a temporary
 directory; PostgreSQL gets a throwaway database ``gaple_bench_<random>``, dropped afterwards.
 """
@@ -20,6 +31,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
+import os
 import secrets
 import sqlite3
 import sys
@@ -28,8 +41,10 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -177,11 +192,183 @@ async def deal_id_in(url: str) -> int:
         await db.dispose()
 
 
+# --- the group-commit ceiling (PostgreSQL) ----------------------------------------------------
+
+SEQ_SPAN = 10_000_000  # each measurement numbers its moves from its own block of seq
+GRACE = 1.0  # seconds the committers go on after the window
+
+
+async def _committers(
+    url: str, deals: list[int], seq_from: int, batch: int, start: float, end: float
+) -> tuple[int, int, float]:
+    """Commit ``batch`` moves at a time on each deal's connection until ``end`` (wall clock);
+    count what was committed from ``start`` to ``end``, and go on for a second (so that the
+    window's last sample still finds every backend at work). Returns (moves, commits, CPU
+    seconds in the window)."""
+    engine = create_engine(url, pool_size=len(deals), max_overflow=0)
+    conns = [await engine.connect() for _ in deals]
+    counted = [0, 0]
+    cpu = [0.0]
+
+    async def run(conn: Any, deal_id: int) -> None:
+        moves = Moves(deal_id)
+        moves.seq = seq_from
+        while (now := time.time()) < end + GRACE:
+            async with conn.begin():
+                await write_moves(conn, moves.take(batch))
+            if start <= now < end:
+                counted[0] += batch
+                counted[1] += 1
+
+    async def clock() -> None:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        began = time.process_time()
+        await asyncio.sleep(max(0.0, end - time.time()))
+        cpu[0] = time.process_time() - began
+
+    try:
+        await asyncio.gather(clock(), *(run(c, d) for c, d in zip(conns, deals, strict=True)))
+    finally:
+        for conn in conns:
+            await conn.close()
+        await engine.dispose()
+    return counted[0], counted[1], cpu[0]
+
+
+def _worker(
+    url: str, deals: list[int], seq_from: int, batch: int, start: float, end: float, out: Any
+) -> None:
+    out.put(asyncio.run(_committers(url, deals, seq_from, batch, start, end)))
+
+
+def _postgres_cpu() -> dict[int, float]:
+    """CPU seconds so far of every ``postgres`` process, by pid."""
+    found = {}
+    for proc in psutil.process_iter(["name"]):
+        if proc.info["name"] == "postgres":
+            try:
+                times = proc.cpu_times()
+            except psutil.Error:
+                continue
+            found[proc.pid] = times.user + times.system
+    return found
+
+
+def _cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """The CPU the processes alive at both ends used meanwhile (a backend that started or ended
+    in between, a connection's of our own, is left out)."""
+    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
+
+
+async def _wal(dsn: str) -> tuple[int, int]:
+    """(the WAL position in bytes, the server's WAL flushes so far)."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        row = await conn.fetchrow(
+            "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS lsn, "
+            "(SELECT wal_sync FROM pg_stat_wal) AS syncs"
+        )
+    finally:
+        await conn.close()
+    assert row is not None
+    return int(row["lsn"]), int(row["syncs"])
+
+
+def ceiling(
+    url: str,
+    dsn: str,
+    deals: list[int],
+    *,
+    concurrency: list[int],
+    batches: list[int],
+    procs: int,
+    warmup: float,
+    duration: float,
+) -> None:
+    settings = asyncio.run(_settings(dsn))
+    print(f"PostgreSQL: {settings}; load average {os.getloadavg()[0]:.2f} (1 min) at the start")
+    print(
+        f"{'committers':>10} {'batch':>5} {'moves/s':>8} {'commits/s':>9} {'WAL B/move':>10} "
+        f"{'flush/commit':>12} {'client µs/move':>14} {'PG µs/move':>10} {'load 1m':>7}"
+    )
+    forking = multiprocessing.get_context("fork")
+    cell = 0
+    for n in concurrency:
+        for batch in batches:
+            cell += 1
+            workers = max(1, min(procs, n))
+            share = [deals[i:n:workers] for i in range(workers)]
+            start = time.time() + 0.5 + warmup  # 0.5 s for the workers to connect
+            end = start + duration
+            out = forking.Queue()
+            children = [
+                forking.Process(
+                    target=_worker, args=(url, mine, cell * SEQ_SPAN, batch, start, end, out)
+                )
+                for mine in share
+            ]
+            for child in children:
+                child.start()
+            time.sleep(max(0.0, start - time.time()))
+            pg0 = _postgres_cpu()
+            lsn0, syncs0 = asyncio.run(_wal(dsn))
+            time.sleep(max(0.0, end - time.time()))
+            pg1 = _postgres_cpu()
+            lsn1, syncs1 = asyncio.run(_wal(dsn))
+            results = [out.get(timeout=60 + duration) for _ in children]
+            for child in children:
+                child.join(timeout=30)
+            moves = sum(r[0] for r in results)
+            commits = sum(r[1] for r in results)
+            client_cpu = sum(r[2] for r in results)
+            if not moves:
+                print(f"{n:>10} {batch:>5} nothing committed in the window")
+                continue
+            print(
+                f"{n:>10} {batch:>5} {moves / duration:>8,.0f} {commits / duration:>9,.0f} "
+                f"{(lsn1 - lsn0) / moves:>10.0f} {(syncs1 - syncs0) / commits:>12.2f} "
+                f"{client_cpu / moves * 1e6:>14.0f} {_cpu_between(pg0, pg1) / moves * 1e6:>10.0f} "
+                f"{os.getloadavg()[0]:>7.2f}"
+            )
+
+
+async def _settings(dsn: str) -> str:
+    conn = await asyncpg.connect(dsn)
+    try:
+        names = ("synchronous_commit", "fsync", "commit_delay", "wal_level", "max_connections")
+        values = [await conn.fetchval(f"SHOW {name}") for name in names]
+    finally:
+        await conn.close()
+    return ", ".join(f"{k}={v}" for k, v in zip(names, values, strict=True))
+
+
+async def deals_in(url: str, n: int) -> list[int]:
+    db = Database(url, secret_key="bench")
+    try:
+        return [await new_deal(db, f"CAP{i:03d}") for i in range(n)]
+    finally:
+        await db.dispose()
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--commits", type=int, default=200, help="moves per measurement, about")
+    parser.add_argument(
+        "--ceiling", action="store_true", help="PostgreSQL: the group-commit ceiling (above)"
+    )
+    parser.add_argument("--concurrency", type=_numbers, default=[1, 4, 16, 64])
+    parser.add_argument("--batches", type=_numbers, default=[1, 4, 16])
+    parser.add_argument("--procs", type=int, default=2, help="worker processes for the committers")
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds before each window")
+    parser.add_argument("--duration", type=float, default=4.0, help="seconds in each window")
     args = parser.parse_args()
+    if args.ceiling and args.db != "postgres":
+        parser.error("--ceiling measures PostgreSQL: add --db postgres")
     if args.db == "sqlite":
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "bench.sqlite3"
@@ -203,6 +390,20 @@ def main() -> int:
     try:
         url = f"postgresql+asyncpg://{PG_SERVER}/{name}"
         migrate.upgrade(url)
+        dsn = f"postgresql://{PG_SERVER}/{name}"
+        if args.ceiling:
+            deals = asyncio.run(deals_in(url, max(args.concurrency)))
+            ceiling(
+                url,
+                dsn,
+                deals,
+                concurrency=args.concurrency,
+                batches=args.batches,
+                procs=args.procs,
+                warmup=args.warmup,
+                duration=args.duration,
+            )
+            return 0
         deal = asyncio.run(deal_id_in(url))
         asyncio.run(
             measure(
