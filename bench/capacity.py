@@ -246,6 +246,34 @@ async def renew_cost(prefix: str, leases_n: int, repeats: int) -> None:
         await bus.redis.aclose()
 
 
+async def spectator_counts(prefix: str, tables: int, nodes: int, repeats: int) -> None:
+    """What one node's check costs for the spectator counts when ``tables`` run on ``nodes``:
+    its share written (``publish_spectators``), the whole hash read back (``spectators``)."""
+    client = SyncRedis.from_url(REDIS_URL)
+    bus = RedisBus(Redis.from_url(REDIS_URL), prefix=prefix, node_id="cap-spec", lease_ttl=3)
+    try:
+        share = max(1, tables // nodes)
+        for n in range(nodes):  # every node's share in the hash, as after a check each
+            await bus.publish_spectators({f"spec-{n}-{i}": 0 for i in range(share)})
+        mine = {f"spec-0-{i}": 0 for i in range(share)}
+        best = (float("inf"), float("inf"), float("inf"))
+        for _ in range(repeats):
+            cpu0, wall, cpu = redis_cpu(client), time.perf_counter(), time.process_time()
+            await bus.publish_spectators(mine)
+            counts = await bus.spectators()
+            elapsed = (time.perf_counter() - wall, time.process_time() - cpu)
+            best = min(best, (redis_cpu(client) - cpu0, *elapsed))
+            assert len(counts) >= share * nodes
+        print(
+            f"\nspectator counts, one check of one node: {tables:,} tables on {nodes} nodes "
+            f"({share:,} here), best of {repeats}: Redis {best[0] * 1e3:.1f} ms CPU, the node "
+            f"{best[2] * 1e3:.1f} ms CPU, {best[1] * 1e3:.1f} ms wall (load {load()})"
+        )
+    finally:
+        await bus.redis.aclose()
+        client.close()
+
+
 # --- relay ---------------------------------------------------------------------------------------
 
 
@@ -352,6 +380,9 @@ def main() -> int:
     parser.add_argument("--relay-seconds", type=float, default=5.0)
     parser.add_argument("--placement-nodes", type=int, default=200)
     parser.add_argument("--placement-tables", type=int, default=100_000)
+    parser.add_argument(
+        "--parts", default="leases,renew,spectators,relay", help="which to run (placement always)"
+    )
     args = parser.parse_args()
     if args.quick:
         args.per_node, args.rounds, args.renew_cost = [500, 2000], 3, 1000
@@ -371,10 +402,19 @@ def main() -> int:
         )
     client = SyncRedis.from_url(REDIS_URL)
     try:
-        leases(prefix, args.nodes, args.per_node, args.rounds)
-        if args.renew_cost:
+        parts = set(args.parts.split(","))
+        if "leases" in parts:
+            leases(prefix, args.nodes, args.per_node, args.rounds)
+        if "renew" in parts and args.renew_cost:
             asyncio.run(renew_cost(prefix, args.renew_cost, 3))
-        relay(prefix, args.relay_nodes, args.relay_rates, args.relay_seconds)
+        if "spectators" in parts:
+            asyncio.run(
+                spectator_counts(
+                    prefix, args.placement_tables, args.placement_nodes, 3 if args.quick else 5
+                )
+            )
+        if "relay" in parts:
+            relay(prefix, args.relay_nodes, args.relay_rates, args.relay_seconds)
     finally:
         print(f"\ncleared {clear(client, prefix)} keys under {prefix}")
         client.close()
