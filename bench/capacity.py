@@ -123,7 +123,7 @@ def placement(nodes: int, tables: int, seed: int = 1) -> dict[str, float]:
 
 
 async def _node_leases(
-    prefix: str, node: int, per_node: int, rounds: int, check: float
+    prefix: str, node: int, per_node: int, rounds: int, check: float, spectators: bool
 ) -> dict[str, float]:
     node_id = f"cap-node-{node}"
     rooms = [f"room-{node}-{i}" for i in range(per_node)]
@@ -149,8 +149,9 @@ async def _node_leases(
             last = time.perf_counter()
             lapsed.update(r for r, k in zip(rooms, kept, strict=True) if not k)
             wall = time.perf_counter()
-            await bus.publish_spectators(dict.fromkeys(rooms, 0))
-            await bus.spectators()
+            if spectators:
+                await bus.publish_spectators(dict.fromkeys(rooms, 0))
+                await bus.spectators()
             spectator_walls.append(time.perf_counter() - wall)
         return {
             "lapsed": len(lapsed),
@@ -165,16 +166,19 @@ async def _node_leases(
         await bus.redis.aclose()
 
 
-def _lease_worker(prefix: str, node: int, per_node: int, rounds: int, out: Any) -> None:
-    out.put(asyncio.run(_node_leases(prefix, node, per_node, rounds, CHECK_SECONDS)))
+def _lease_worker(
+    prefix: str, node: int, per_node: int, rounds: int, spectators: bool, out: Any
+) -> None:
+    out.put(asyncio.run(_node_leases(prefix, node, per_node, rounds, CHECK_SECONDS, spectators)))
 
 
-def leases(prefix: str, nodes: int, per_node: list[int], rounds: int) -> None:
+def leases(prefix: str, nodes: int, per_node: list[int], rounds: int, spectators: bool) -> None:
     client = SyncRedis.from_url(REDIS_URL)
     forking = multiprocessing.get_context("fork")
     print(
         f"\nleases: {nodes} nodes (processes), lease {LEASE_TTL:g} s, check every "
         f"{CHECK_SECONDS:g} s, {rounds} checks each"
+        + ("" if spectators else ", without the spectator counts")
     )
     print(
         f"{'per node':>9} {'leases':>7} {'lapsed':>7} {'renew wall mean/max s':>22} "
@@ -185,7 +189,7 @@ def leases(prefix: str, nodes: int, per_node: list[int], rounds: int) -> None:
         out = forking.Queue()
         cpu0 = redis_cpu(client)
         children = [
-            forking.Process(target=_lease_worker, args=(prefix, n, k, rounds, out))
+            forking.Process(target=_lease_worker, args=(prefix, n, k, rounds, spectators, out))
             for n in range(nodes)
         ]
         for child in children:
@@ -377,6 +381,11 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=2, help="lease-holding node processes")
     parser.add_argument("--per-node", type=_numbers, default=[1000, 5000, 10000, 25000])
     parser.add_argument("--rounds", type=int, default=6, help="checks per node per K")
+    parser.add_argument(
+        "--without-spectators",
+        action="store_true",
+        help="leases: the check renews only (no spectator counts written and read)",
+    )
     parser.add_argument("--renew-cost", type=int, default=5000, help="leases (0: skip)")
     parser.add_argument("--relay-rates", type=_numbers, default=[2000, 5000, 10000])
     parser.add_argument("--relay-nodes", type=int, default=50)
@@ -407,7 +416,7 @@ def main() -> int:
     try:
         parts = set(args.parts.split(","))
         if "leases" in parts:
-            leases(prefix, args.nodes, args.per_node, args.rounds)
+            leases(prefix, args.nodes, args.per_node, args.rounds, not args.without_spectators)
         if "renew" in parts and args.renew_cost:
             asyncio.run(renew_cost(prefix, args.renew_cost, 3))
         if "spectators" in parts:
