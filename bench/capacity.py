@@ -189,7 +189,9 @@ def leases(prefix: str, nodes: int, per_node: list[int], rounds: int, spectators
         out = forking.Queue()
         cpu0 = redis_cpu(client)
         children = [
-            forking.Process(target=_lease_worker, args=(prefix, n, k, rounds, spectators, out))
+            forking.Process(
+                target=_lease_worker, args=(prefix, n, k, rounds, spectators, out), daemon=True
+            )
             for n in range(nodes)
         ]
         for child in children:
@@ -358,7 +360,9 @@ def relay(prefix: str, nodes: int, rates: list[int], seconds: float) -> None:
     )
     for rate in rates:
         ready, out = forking.Event(), forking.Queue()
-        child = forking.Process(target=_relay_worker, args=(prefix, nodes, seconds, ready, out))
+        child = forking.Process(
+            target=_relay_worker, args=(prefix, nodes, seconds, ready, out), daemon=True
+        )
         child.start()
         if not ready.wait(timeout=30):
             raise RuntimeError("the relay nodes did not subscribe in 30 s")

@@ -303,7 +303,9 @@ def ceiling(
             out = forking.Queue()
             children = [
                 forking.Process(
-                    target=_worker, args=(url, mine, cell * SEQ_SPAN, batch, start, end, out)
+                    target=_worker,
+                    args=(url, mine, cell * SEQ_SPAN, batch, start, end, out),
+                    daemon=True,
                 )
                 for mine in share
             ]
