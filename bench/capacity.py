@@ -11,11 +11,13 @@ own (``gaple-cap-<random>:``, deleted afterwards). Three parts:
   counted over simulated tables;
 * **leases**: ``--nodes`` worker processes, one bus each, each claiming K leases and then doing
   what ``Cluster._check`` does every ``cluster_check_seconds`` (app/settings.py) for
-  ``--rounds`` checks: ``renew_all`` of its K leases, then the spectator counts published and
-  read back. Per K: leases that lapsed (a renewal that found the lease gone), the renewal's wall
-  time and client CPU per lease, the spectator counts' wall time, Redis's CPU per renewal
-  (``INFO cpu``). Then the client CPU per lease of ``renew_all`` against one Lua script renewing
-  a whole batch (``--renew-cost``, on by default);
+  ``--rounds`` checks: ``renew_all`` of its K leases, then the counts of its watched tables
+  (1%) published. Per K: leases that lapsed (a renewal that found the lease gone), the
+  renewal's wall time and client CPU per lease, the counts' wall time, Redis's CPU per renewal
+  (``INFO cpu``). Then the client and Redis CPU per lease of ``renew_all`` against a pipeline of
+  one script call per lease (``--renew-cost``, on by default);
+* **spectators**: one node's spectator counts at the event's scale, as the bus keeps them and
+  as they were kept before (every table's, the whole hash read by every node every check);
 * **relay**: an owner process publishing ``RelayFrame`` messages (app/rooms/protocol.py) through
   ``RedisBus.send`` to ``--relay-nodes`` relay nodes (buses in a second process, subscribed as
   nodes are), at each of ``--relay-rates`` messages/s for ``--relay-seconds``: messages
@@ -58,18 +60,16 @@ SEATS = 4
 # comes back, one move in four each.
 MESSAGES_PER_RELAYED_SEAT = 2 + 2 / SEATS
 
-# One script for a whole batch: what renew_all could be (compared with --renew-cost).
-RENEW_BATCH_SCRIPT = """
-local kept = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[1] then
-    kept[i] = redis.call('pexpire', key, ARGV[2])
-  else
-    kept[i] = 0
-  end
+# renew_all before it became one script per batch: a pipeline of one call per lease (compared
+# with --renew-cost).
+RENEW_ONE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
 end
-return kept
+return 0
 """
+WATCHED_SHARE = 0.01  # tables with spectators: a final's, a few featured ones
+LOBBY_PAGE = 50  # rooms a lobby lists, whose spectator counts it reads
 
 
 def load() -> str:
@@ -136,6 +136,7 @@ async def _node_leases(
             chunk = rooms[i : i + RENEW_BATCH * 4]
             owners = await asyncio.gather(*(claimer.claim(r) for r in chunk))
             assert all(o == node_id for o in owners)
+        watched = rooms[: max(1, int(per_node * WATCHED_SHARE))]
         lapsed: set[str] = set()
         walls, cpus, spectator_walls, periods = [], [], [], []
         last = time.perf_counter()
@@ -149,9 +150,8 @@ async def _node_leases(
             last = time.perf_counter()
             lapsed.update(r for r, k in zip(rooms, kept, strict=True) if not k)
             wall = time.perf_counter()
-            if spectators:
-                await bus.publish_spectators(dict.fromkeys(rooms, 0))
-                await bus.spectators()
+            if spectators:  # as Cluster._check: the watched tables' counts
+                await bus.publish_spectators(dict.fromkeys(watched, 1), gone=[])
             spectator_walls.append(time.perf_counter() - wall)
         return {
             "lapsed": len(lapsed),
@@ -217,11 +217,12 @@ def leases(prefix: str, nodes: int, per_node: list[int], rounds: int, spectators
 
 
 async def renew_cost(prefix: str, leases_n: int, repeats: int) -> None:
-    """Client CPU per lease: ``RedisBus.renew_all`` as it is, against one script per batch."""
+    """Client and Redis CPU per lease: ``RedisBus.renew_all`` as it is, against a pipeline of
+    one script call per lease (``renew_all`` before it renewed a batch in one call)."""
     node_id = "cap-cost"
     rooms = [f"cost-{i}" for i in range(leases_n)]
     bus = RedisBus(Redis.from_url(REDIS_URL), prefix=prefix, node_id=node_id, lease_ttl=LEASE_TTL)
-    script = bus.redis.register_script(RENEW_BATCH_SCRIPT)
+    script = bus.redis.register_script(RENEW_ONE_SCRIPT)
     info = SyncRedis.from_url(REDIS_URL)
     try:
         async with bus.redis.pipeline(transaction=False) as pipe:
@@ -229,19 +230,22 @@ async def renew_cost(prefix: str, leases_n: int, repeats: int) -> None:
                 pipe.set(bus._lease(room), node_id, px=120_000)
             await pipe.execute()
 
-        async def batch_script(ids: list[str]) -> list[bool]:
+        async def one_per_lease(ids: list[str]) -> list[bool]:
             kept: list[bool] = []
             for i in range(0, len(ids), RENEW_BATCH):
-                keys = [bus._lease(r) for r in ids[i : i + RENEW_BATCH]]
-                kept.extend(bool(x) for x in await script(keys=keys, args=[node_id, 120_000]))
+                async with bus.redis.pipeline(transaction=False) as pipe:
+                    for room in ids[i : i + RENEW_BATCH]:
+                        await script(keys=[bus._lease(room)], args=[node_id, 120_000], client=pipe)
+                    kept.extend(bool(x) for x in await pipe.execute())
             return kept
 
         print(f"\nrenewal cost: {leases_n:,} leases, best of {repeats}")
-        for name, renew in (("RedisBus.renew_all", bus.renew_all), ("one script/batch", None)):
+        ways = (("RedisBus.renew_all", bus.renew_all), ("one call per lease", one_per_lease))
+        for name, renew in ways:
             best = (float("inf"), float("inf"), float("inf"))
             for _ in range(repeats):
                 redis0, wall, cpu = redis_cpu(info), time.perf_counter(), time.process_time()
-                kept = await (bus.renew_all(rooms) if renew is not None else batch_script(rooms))
+                kept = await renew(rooms)
                 spent = (time.process_time() - cpu, time.perf_counter() - wall)
                 best = min(best, (*spent, redis_cpu(info) - redis0))
                 assert all(kept)
@@ -256,28 +260,55 @@ async def renew_cost(prefix: str, leases_n: int, repeats: int) -> None:
 
 
 async def spectator_counts(prefix: str, tables: int, nodes: int, repeats: int) -> None:
-    """What one node's check costs for the spectator counts when ``tables`` run on ``nodes``:
-    its share written (``publish_spectators``), the whole hash read back (``spectators``)."""
+    """One node's spectator counts when ``tables`` run on ``nodes``, two ways:
+
+    * as ``RedisBus`` does it: the check publishes the node's watched tables' counts
+      (``publish_spectators``), and a lobby reads its page's rooms' (``spectators_of``);
+    * as it was done before (the same commands written out here): every check wrote all of the
+      node's tables' counts into the hash and read the whole hash back (``HGETALL``), every
+      node every second: O(all tables) per node."""
     client = SyncRedis.from_url(REDIS_URL)
     bus = RedisBus(Redis.from_url(REDIS_URL), prefix=prefix, node_id="cap-spec", lease_ttl=3)
+    key = f"{prefix}spectators"
+    share = max(1, tables // nodes)
+    watched = max(1, int(share * WATCHED_SHARE))
     try:
-        share = max(1, tables // nodes)
-        for n in range(nodes):  # every node's share in the hash, as after a check each
-            await bus.publish_spectators({f"spec-{n}-{i}": 0 for i in range(share)})
-        mine = {f"spec-0-{i}": 0 for i in range(share)}
-        best = (float("inf"), float("inf"), float("inf"))
-        for _ in range(repeats):
-            cpu0, wall, cpu = redis_cpu(client), time.perf_counter(), time.process_time()
-            await bus.publish_spectators(mine)
-            counts = await bus.spectators()
-            elapsed = (time.perf_counter() - wall, time.process_time() - cpu)
-            best = min(best, (redis_cpu(client) - cpu0, *elapsed))
-            assert len(counts) >= share * nodes
+        for n in range(nodes):  # every node's watched tables in the hash
+            await bus.publish_spectators({f"spec-{n}-{i}": 1 for i in range(watched)}, gone=[])
+        page = [f"spec-{n}-0" for n in range(LOBBY_PAGE)]
+
+        async def now() -> None:
+            await bus.publish_spectators({f"spec-0-{i}": 1 for i in range(watched)}, gone=[])
+            await bus.spectators_of(page)
+
+        async def before() -> None:
+            async with bus.redis.pipeline(transaction=False) as pipe:
+                pipe.hset(key, mapping={f"spec-0-{i}": "0" for i in range(share)})
+                pipe.pexpire(key, 12_000)
+                await pipe.execute()
+            raw = await bus.redis.hgetall(key)
+            counts = {k.decode(): int(v.split()[0]) for k, v in raw.items()}
+            assert len(counts) >= share
+
         print(
-            f"\nspectator counts, one check of one node: {tables:,} tables on {nodes} nodes "
-            f"({share:,} here), best of {repeats}: Redis {best[0] * 1e3:.1f} ms CPU, the node "
-            f"{best[2] * 1e3:.1f} ms CPU, {best[1] * 1e3:.1f} ms wall (load {load()})"
+            f"\nspectator counts, one node's check: {tables:,} tables on {nodes} nodes "
+            f"({share:,} here, {watched} watched), best of {repeats}"
         )
+        ways = (("RedisBus (watched only)", now), ("before: all, HGETALL", before))
+        for name, way in ways:
+            if name.startswith("before"):  # every node's every table in the hash
+                for n in range(nodes):
+                    await bus.redis.hset(key, mapping={f"spec-{n}-{i}": "0" for i in range(share)})
+            best = (float("inf"), float("inf"), float("inf"))
+            for _ in range(repeats):
+                cpu0, wall, cpu = redis_cpu(client), time.perf_counter(), time.process_time()
+                await way()
+                elapsed = (time.perf_counter() - wall, time.process_time() - cpu)
+                best = min(best, (redis_cpu(client) - cpu0, *elapsed))
+            print(
+                f"  {name:<24} Redis {best[0] * 1e3:6.2f} ms CPU, the node "
+                f"{best[2] * 1e3:6.2f} ms CPU, {best[1] * 1e3:6.2f} ms wall (load {load()})"
+            )
     finally:
         await bus.redis.aclose()
         client.close()
@@ -388,7 +419,7 @@ def main() -> int:
     parser.add_argument(
         "--without-spectators",
         action="store_true",
-        help="leases: the check renews only (no spectator counts written and read)",
+        help="leases: the check renews only (no spectator counts published)",
     )
     parser.add_argument("--renew-cost", type=int, default=5000, help="leases (0: skip)")
     parser.add_argument("--relay-rates", type=_numbers, default=[2000, 5000, 10000])
