@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from app.bus.redis import BusUnavailable, RedisBus
 from app.logs import FailureLog
 from app.rooms import frames
-from app.rooms.connection import Connection
+from app.rooms.connection import WAKE_BATCH, Connection, FanOut
 from app.rooms.hub import Hub
 from app.rooms.placement import LocalTables
 from app.rooms.protocol import (
@@ -149,6 +149,9 @@ class Cluster:
         self.hosted: dict[str, tuple[str, str, Connection]] = {}  # key -> (room, node, conn)
         self._watched: set[str] = set()  # our tables whose spectators we last published
         self._links: dict[str, NodeLink] = {}  # by node: to the sockets hosted for it
+        # Frames relayed to many of our sockets at once: framed once, written a batch per turn
+        # of the loop, so our own tables' players are not kept waiting behind them.
+        self._fan_out = FanOut()
         self.hub: Hub | None = None  # the players' own sockets: their messages come through here
         # the sockets watching tournaments (/ws/tournaments/{id}): their frames come through here
         self.tournaments: TournamentRunner | None = None
@@ -275,9 +278,11 @@ class Cluster:
         match message:
             case RelayFrame(conns=keys, text=text):
                 relayed = self.relayed
-                for key in keys:
-                    conn = relayed.get(key)
-                    if conn is not None:
+                here = [conn for key in keys if (conn := relayed.get(key)) is not None]
+                if len(here) > WAKE_BATCH:  # a watched table's spectators on this node
+                    self._fan_out.send(here, (text,))
+                else:
+                    for conn in here:
                         conn.send(text)
             case RelayClose(conn=key, code=code, reason=reason):
                 conn = self.relayed.get(key)

@@ -12,6 +12,7 @@ import orjson
 import pytest
 from redis.asyncio import Redis
 
+from app.rooms.connection import WAKE_BATCH
 from tests.app.live.client import Lobby, TableClient
 from tests.app.live.test_cluster import NodeSet, nodes, table_on
 
@@ -146,12 +147,14 @@ async def test_a_frame_for_a_nodes_spectators_crosses_redis_once(
 ) -> None:
     """The owner sends one relayed message per frame to a node for all the table's sockets
     there, not one per socket: a watched final's spectators on another node cost Redis a
-    message a frame."""
-    servers = await asyncio.to_thread(nodes, 2)
+    message a frame. More of them than one batch of the relay node's fan-out: every one gets
+    it all the same."""
+    crowd = WAKE_BATCH + 6
+    servers = await asyncio.to_thread(nodes, 2, GAPLE_MAX_SOCKETS_PER_ADDRESS=str(crowd + 10))
     urls = [s.base_url.replace("http", "ws") for s in servers]
     lobby, code, guests = await table_on(servers, turn_seconds=60)
     seat = TableClient(f"{urls[0]}/ws/rooms/{code}", guests[0]["token"], name="seat0")
-    stands = [TableClient(f"{urls[1]}/ws/rooms/{code}", None, name=f"fan{i}") for i in range(6)]
+    stands = [TableClient(f"{urls[1]}/ws/rooms/{code}", None, name=f"fan{i}") for i in range(crowd)]
     async with httpx.AsyncClient(base_url=servers[1].base_url) as http:
         relay_node = (await http.get("/livez")).json()["node"]
     redis = Redis.from_url(redis_url)
@@ -159,9 +162,8 @@ async def test_a_frame_for_a_nodes_spectators_crosses_redis_once(
     await pubsub.subscribe(f"{redis_prefix}node:{relay_node}")
     try:
         await seat.connect()  # the first socket: node 0 takes the table
-        for client in stands:
-            await client.connect()
-        assert [c.role for c in stands] == ["spectator"] * 6
+        await asyncio.gather(*(client.connect() for client in stands))
+        assert [c.role for c in stands] == ["spectator"] * crowd
         await asyncio.sleep(1.5)  # the spectators' count is told (presence), then it is quiet
         while await pubsub.get_message(timeout=0.2) is not None:
             pass
@@ -174,7 +176,7 @@ async def test_a_frame_for_a_nodes_spectators_crosses_redis_once(
             relayed += orjson.loads(message["data"])
         frames = [m for m in relayed if m["k"] == "frame" and "Selamat datang" in m["text"]]
         keys = [c for m in frames for c in m["conns"]]
-        assert len(frames) == 1 and len(keys) == len(set(keys)) == 6
+        assert len(frames) == 1 and len(keys) == len(set(keys)) == crowd
     finally:
         await pubsub.aclose()
         await redis.aclose()
