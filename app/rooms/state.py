@@ -21,6 +21,12 @@ from engine import fairness
 
 BOT_KIND = DEFAULT_BOT  # who takes a seat its human left during a set
 
+# The tables' randomness that is no secret (a bot's pause and choice, the clock's move): one
+# generator for all of them, seeded from the operating system. A Mersenne Twister holds 2.5 KB
+# of state, which one per table would repeat a thousand times over. The deals' secrets come
+# from ``new_secret``, never from here.
+_SHARED_RNG = random.Random(secrets.randbits(64))
+
 
 @dataclass(frozen=True)
 class TableConfig:
@@ -149,7 +155,7 @@ class Viewers(Mapping[int, Viewer]):
 class TableState:
     room: RoomInfo
     config: TableConfig
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    rng: random.Random = field(default_factory=lambda: _SHARED_RNG)
     # Each deal's secret (docs/FAIRNESS.md), from the operating system's random source.
     new_secret: Callable[[], str] = field(default=lambda: fairness.new_secret(secrets.token_bytes))
     game: engine.MatchState = field(init=False)
