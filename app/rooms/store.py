@@ -299,8 +299,11 @@ class SqlGameStore:
 
     async def _commit_moves(self, records: list[MoveRecord]) -> list[BaseException | None]:
         try:
-            async with games.history(self.db) as conn:
-                await write_moves(conn, records)
+            if any(games.concludes(r) for r in records):
+                async with games.history(self.db) as conn:
+                    await write_moves(conn, records)
+            else:
+                await games.append_moves(self.db, records)
             return [None] * len(records)
         except StoreConflict:
             if len(records) == 1:

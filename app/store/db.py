@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import Dialect, Table, event, insert, inspect, make_url, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -61,7 +61,20 @@ async def insert_rows(conn: AsyncConnection, table: Table, rows: list[dict[str, 
     if conn.dialect.name != "sqlite":
         await conn.execute(insert(table), rows)
         return
-    sql, order, processors = _sqlite_insert(conn.dialect, table, tuple(rows[0]))
+    sql, values = _sqlite_values(conn.dialect, table, rows)
+    driver = (await conn.get_raw_connection()).driver_connection
+    assert driver is not None  # a connection in a transaction
+    try:
+        await driver.executemany(sql, values)
+    except sqlite3.Error as exc:
+        raise _driver_error(sql, values, exc) from exc
+
+
+def _sqlite_values(
+    dialect: Dialect, table: Table, rows: list[dict[str, Any]]
+) -> tuple[str, list[tuple[Any, ...]]]:
+    """SQLAlchemy's ``INSERT`` for ``rows`` on SQLite, and their values as the driver takes them."""
+    sql, order, processors = _sqlite_insert(dialect, table, tuple(rows[0]))
     values = [
         tuple(
             value if process is None else process(value)
@@ -69,14 +82,22 @@ async def insert_rows(conn: AsyncConnection, table: Table, rows: list[dict[str, 
         )
         for row in rows
     ]
-    driver = (await conn.get_raw_connection()).driver_connection
-    assert driver is not None  # a connection in a transaction
+    return sql, values
+
+
+def _driver_error(sql: str, values: list[tuple[Any, ...]], exc: sqlite3.Error) -> StatementError:
+    """The driver's error as SQLAlchemy raises it (``IntegrityError`` for a duplicate key)."""
+    return DBAPIError.instance(sql, values, exc, sqlite3.Error, hide_parameters=True, ismulti=True)
+
+
+def _insert_and_commit(conn: sqlite3.Connection, sql: str, values: list[tuple[Any, ...]]) -> None:
+    """Run in the driver's thread: the rows, then the commit; on any failure, a rollback."""
     try:
-        await driver.executemany(sql, values)
-    except sqlite3.Error as exc:
-        raise DBAPIError.instance(
-            sql, values, exc, sqlite3.Error, hide_parameters=True, ismulti=True
-        ) from exc
+        conn.executemany(sql, values)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
 
 
 _compiled: dict[tuple[str, tuple[str, ...]], tuple[str, list[str], list[Any]]] = {}
@@ -118,16 +139,21 @@ class HeldConnections:
         self._closing: set[asyncio.Task[None]] = set()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+    async def checkout(self) -> AsyncIterator[AsyncConnection]:
+        """A held connection, outside any transaction: one that fails is closed."""
         async with self._gate or contextlib.nullcontext():
             conn = self._idle.pop() if self._idle else await self.engine.connect()
             try:
-                async with conn.begin():
-                    yield conn
+                yield conn
             except BaseException:
                 self._discard(conn)
                 raise
             self._idle.append(conn)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        async with self.checkout() as conn, conn.begin():
+            yield conn
 
     def _discard(self, conn: AsyncConnection) -> None:
         task = asyncio.get_running_loop().create_task(_close_quietly(conn))
@@ -217,6 +243,31 @@ class Database:
             return
         async with self._held.transaction() as conn:
             yield conn
+
+    async def append(self, table: Table, rows: list[dict[str, Any]]) -> None:
+        """A transaction of history that only appends ``rows`` to ``table`` (a batch of moves
+        that conclude nothing), committed when it returns; a duplicate key raises
+        ``IntegrityError`` and stores none of them.
+
+        On a SQLite file the insert and the commit are one call in the driver's thread: every
+        trip there is a hand-over of the GIL and a wake-up of the event loop, and a move is
+        committed alone at human pace. Elsewhere it is ``history()`` with ``insert_rows``."""
+        if not rows:
+            return
+        dialect = self.history_engine.dialect
+        if self._held is None or dialect.name != "sqlite":
+            async with self.history() as conn:
+                await insert_rows(conn, table, rows)
+            return
+        sql, values = _sqlite_values(dialect, table, rows)
+        async with self._held.checkout() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            assert driver is not None  # a checked out connection
+            try:
+                # aiosqlite's way to run a function in its thread, as its own methods do
+                await driver._execute(_insert_and_commit, driver._conn, sql, values)
+            except sqlite3.Error as exc:
+                raise _driver_error(sql, values, exc) from exc
 
     async def ping(self) -> bool:
         """True when the database answers on the probe connection and its schema is at the

@@ -202,25 +202,37 @@ async def insert_deals(
 
 async def write_moves(conn: AsyncConnection, records: list[MoveRecord]) -> None:
     """Append the moves (one multi-row INSERT), then book what each of them concluded."""
-    await insert_rows(
-        conn,
-        MOVES,
-        [
-            {
-                "deal_id": r.deal_id,
-                "seq": r.seq,
-                "seat": r.seat,
-                "tile": r.tile,
-                "end": r.end,
-                "auto": r.auto,
-                "client_move_id": r.client_move_id,
-                "created_at": r.at,
-            }
-            for r in records
-        ],
-    )
+    await insert_rows(conn, MOVES, [_move_row(r) for r in records])
     for record in records:
         await _book_result(conn, record)
+
+
+async def append_moves(db: Database, records: list[MoveRecord]) -> None:
+    """Moves that conclude nothing (no deal's or set's end), in a transaction of their own: the
+    common case, a move in the middle of a deal, with the fewest trips to the database."""
+    assert not any(concludes(r) for r in records)
+    try:
+        await db.append(MOVES, [_move_row(r) for r in records])
+    except IntegrityError as exc:
+        raise StoreConflict(str(exc.orig)) from exc
+
+
+def concludes(record: MoveRecord) -> bool:
+    """Whether storing ``record`` books more than its row (a deal's result, scores, a set's)."""
+    return not (record.deal_result is None and record.scores is None and record.set_result is None)
+
+
+def _move_row(r: MoveRecord) -> dict[str, Any]:
+    return {
+        "deal_id": r.deal_id,
+        "seq": r.seq,
+        "seat": r.seat,
+        "tile": r.tile,
+        "end": r.end,
+        "auto": r.auto,
+        "client_move_id": r.client_move_id,
+        "created_at": r.at,
+    }
 
 
 async def move_at(session: AsyncSession, *, deal_id: int, seq: int) -> StoredMove | None:

@@ -4,8 +4,11 @@ the reads and small writes of tables opening together share queries and statemen
 from __future__ import annotations
 
 import asyncio
+import shutil
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event, func, insert, select, text
@@ -185,6 +188,48 @@ async def test_history_keeps_its_connection_open_and_drops_one_whose_transaction
                 select(Move.tile).where(Move.deal_id == deal_id).order_by(Move.seq)
             )
             assert list(tiles) == ["6-6"] * 6  # the conflicting write left nothing
+    finally:
+        await db.dispose()
+
+
+class Trips:
+    """aiosqlite's queue of calls for its thread, counting what goes in."""
+
+    def __init__(self, queue: Any) -> None:
+        self.queue = queue
+        self.n = 0
+
+    def put_nowait(self, item: object) -> None:
+        self.n += 1
+        self.queue.put_nowait(item)
+
+
+async def test_a_move_in_the_middle_of_a_deal_is_one_trip_to_the_sqlite_drivers_thread(
+    tmp_path: Path, _sqlite_template: Path
+) -> None:
+    """aiosqlite runs each driver call in its thread: a move that concludes nothing is its
+    insert and its commit in one call there; the one that ends the deal books its result too,
+    in the same transaction, through SQLAlchemy."""
+    shutil.copyfile(_sqlite_template, tmp_path / "trips.sqlite3")
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'trips.sqlite3'}", secret_key="k")
+    try:
+        store = SqlGameStore(db)
+        [(set_id, deal_id)] = await set_and_deal_ids(db, 1)
+        async with db.history() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+        driver._tx = trips = Trips(driver._tx)  # the thread still reads the queue itself
+        for seq in range(1, 4):
+            await store.record_move(record(deal_id, seq))
+        assert trips.n == 3
+        await store.record_move(
+            replace(record(deal_id, 4), deal_result={"winner": 0}, set_id=set_id, scores=[1, 0])
+        )
+        assert trips.n > 4  # the row, the deal, the scores, the commit: trips of their own
+        async with db.session() as session:
+            seqs = await session.scalars(select(Move.seq).where(Move.deal_id == deal_id))
+            assert list(seqs) == [1, 2, 3, 4]
+            result = await session.scalar(select(Deal.result).where(Deal.id == deal_id))
+            assert result == {"winner": 0}
     finally:
         await db.dispose()
 
