@@ -261,7 +261,15 @@ class Database:
             return
         sql, values = _sqlite_values(dialect, table, rows)
         async with self._held.checkout() as conn:
-            driver = (await conn.get_raw_connection()).driver_connection
+            # The connection is open (one that failed was closed): its DBAPI connection is at
+            # hand, without get_raw_connection()'s trip through a greenlet.
+            sync = conn.sync_connection
+            raw = (
+                sync.connection
+                if sync is not None and not sync.invalidated
+                else await conn.get_raw_connection()
+            )
+            driver = raw.driver_connection
             assert driver is not None  # a checked out connection
             try:
                 # aiosqlite's way to run a function in its thread, as its own methods do
