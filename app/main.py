@@ -49,6 +49,7 @@ from app.store.db import Database
 from app.ws.endpoint import router as ws_router
 from app.ws.limits import SocketCap
 from app.ws.me import router as me_router
+from app.ws.routing import App
 from app.ws.tournaments import router as tournaments_router
 
 log = logging.getLogger("gaple")
@@ -122,7 +123,8 @@ def create_app(
                 await app.state.redis.aclose()
             await app.state.db.dispose()
 
-    app = FastAPI(
+    app = App(
+        socket_routes=[*ws_router.routes, *me_router.routes, *tournaments_router.routes],
         title="Gaple Online",
         summary="Real-time multiplayer Gaple (Indonesian dominoes)",
         version="0.1.0",
@@ -154,9 +156,6 @@ def create_app(
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(health.probes)
-    app.include_router(ws_router)
-    app.include_router(me_router)
-    app.include_router(tournaments_router)
     app.include_router(history_api.router, prefix="/api")
     app.include_router(analysis_api.router, prefix="/api")
     app.include_router(records_api.router, prefix="/api")
