@@ -4,9 +4,10 @@ The actor never awaits a socket. It drops frames into the connection's outbox; a
 drains it. A client that falls too far behind (a phone in a tunnel) is disconnected instead of
 stalling the table, and resyncs from a snapshot when it comes back.
 
-The writer task exists only while there is something to write: most sockets of a table wait for a
-human most of the time, and a parked task per socket is memory for nothing. The frames the actor
-queues for one move (events, then the snapshot) are written by one wake-up of the writer.
+The writer task exists only while there is something to write, and so does the outbox itself: most
+sockets of a table wait for a human most of the time, and a parked task or an empty queue per
+socket is memory for nothing. The frames the actor queues for one move (events, then the
+snapshot) are written by one wake-up of the writer.
 
 When the transport can take framed bytes at once (``write_now``: app/ws/transport.py under
 ``gaple serve``) and nothing is queued, a frame is written there and then, with no task and no
@@ -64,7 +65,7 @@ class Connection:
     link: Link | None = None
     key: str = ""
     write_now: Write | None = None  # the transport's, when it offers one
-    _outbox: deque[str] = field(default_factory=deque, init=False)
+    _outbox: deque[str] | None = field(default=None, init=False)  # made when a frame waits
     _writer: asyncio.Task[None] | None = field(default=None, init=False)
     _close: tuple[int, str] | None = field(default=None, init=False)
 
@@ -82,7 +83,7 @@ class Connection:
     @property
     def pending(self) -> int:
         """Frames queued but not yet written."""
-        return len(self._outbox)
+        return len(self._outbox or ())
 
     def send(self, frame: str) -> None:
         """Write a frame now, or queue it; never blocks. A full outbox means the client cannot
@@ -115,7 +116,7 @@ class Connection:
             and self.write_now is not None
             and self.write_now(b"".join(map(framed, self._outbox)))
         ):
-            self._outbox.clear()
+            self._outbox = None
             return
         self._wake()
 
@@ -126,7 +127,9 @@ class Connection:
         if self.link is not None:
             self.link.frames([self.key], frame)
             return False
-        if len(self._outbox) >= self.queue_size:
+        if self._outbox is None:
+            self._outbox = deque()
+        elif len(self._outbox) >= self.queue_size:
             log.info("connection %s too slow; dropping it", self.id)
             self.shutdown(CLOSE_TRY_AGAIN, "slow_consumer")
             return False
@@ -148,8 +151,8 @@ class Connection:
             self.link.close(self.key, code, reason)
             return
         self._close = (code, reason)
-        if len(self._outbox) >= self.queue_size:
-            self._outbox.clear()  # a client that is being dropped for lagging gets no backlog
+        if self.pending >= self.queue_size:
+            self._outbox = None  # a client that is being dropped for lagging gets no backlog
         self._wake()
 
     def _wake(self) -> None:
@@ -157,18 +160,18 @@ class Connection:
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
-        outbox = self._outbox
         try:
-            while outbox:
-                await self.send_text(outbox.popleft())
+            while self._outbox:
+                await self.send_text(self._outbox.popleft())
             if self._close is not None:
                 with contextlib.suppress(Exception):
                     await self.close(*self._close)
         except Exception:  # the peer went away mid-send; the reader side notices too
             log.debug("connection %s writer stopped", self.id, exc_info=True)
             self.closed = True
-            outbox.clear()
         finally:
+            if self.closed or not self._outbox:
+                self._outbox = None  # an idle socket keeps no queue
             if not self.closed:
                 self._writer = None  # idle: the next frame starts a writer again
 

@@ -55,7 +55,7 @@ async def test_frames_go_out_in_order_and_the_close_comes_last() -> None:
     assert closed == [(1012, "draining")]
 
 
-async def test_an_idle_socket_holds_no_writer_task_and_wakes_up_on_the_next_frame() -> None:
+async def test_an_idle_socket_holds_no_writer_nor_queue_and_wakes_on_the_next_frame() -> None:
     written: list[str] = []
 
     async def send_text(frame: str) -> None:
@@ -69,6 +69,7 @@ async def test_an_idle_socket_holds_no_writer_task_and_wakes_up_on_the_next_fram
     tasks_before = len(asyncio.all_tasks())
     conn = Connection(send_text=send_text, close=close, queue_size=8)
     assert len(asyncio.all_tasks()) == tasks_before  # nothing to write, nothing running
+    assert conn._outbox is None  # nor a queue (a deque is 624 bytes, a socket's thousands)
     for round_ in range(3):
         conn.send(f"event {round_}")
         conn.send(f"snapshot {round_}")
@@ -77,6 +78,7 @@ async def test_an_idle_socket_holds_no_writer_task_and_wakes_up_on_the_next_fram
             await asyncio.sleep(0)
         assert conn.pending == 0
         assert len(asyncio.all_tasks()) == tasks_before  # the writer is gone again
+        assert conn._outbox is None  # and its queue
     assert written == [f"{kind} {i}" for i in range(3) for kind in ("event", "snapshot")]
     assert closed == [] and not conn.closed
 
