@@ -1,4 +1,4 @@
-"""The WebSocket transport under the endpoints: uvicorn's sans-I/O protocol, with three changes.
+"""The WebSocket transport under the endpoints: uvicorn's sans-I/O protocol, with two changes.
 
 * **Frames written at once.** A frame sent through ASGI costs a coroutine (Starlette's
   ``send_text``, uvicorn's ``send``) and the websockets library building and serialising a frame
@@ -8,8 +8,6 @@
   and says whether it did. It does only while the socket is open and its buffer below the
   high-water mark; otherwise the caller sends through ASGI as before and waits its turn
   (app/rooms/connection.py). The same bytes serve every spectator of a move: framed once.
-* **The handshake is let go once answered.** uvicorn keeps the upgrade request and its response
-  (their headers) for the socket's life; they are dropped when the accept is sent.
 * **A refused handshake counts as answered.** A handshake answered with an HTTP response (the
   ASGI denial-response extension: a draining node's 503) is complete. uvicorn's own class logs
   "ASGI callable returned without completing handshake" at ERROR for each such refusal, although
@@ -64,9 +62,5 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     async def send(self, message: Any) -> None:
         await super().send(message)
-        if message["type"] == "websocket.accept":
-            # The handshake's request and response, headers and all, are done with once the
-            # response is sent (the app keeps its own scope): 2.4 KB a socket, for hours.
-            self.request = self.response = None  # type: ignore[assignment]
-        elif message["type"] == "websocket.http.response.body" and not message.get("more_body"):
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
             self.handshake_complete = True

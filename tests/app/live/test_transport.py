@@ -22,17 +22,13 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 @contextlib.asynccontextmanager
-async def serving(
-    app: Any, *, servers: list[uvicorn.Server] | None = None, **config: Any
-) -> AsyncIterator[str]:
+async def serving(app: Any, **config: Any) -> AsyncIterator[str]:
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
             app, host="127.0.0.1", port=port, ws=WebSocketProtocol, log_level="warning", **config
         )
     )
-    if servers is not None:
-        servers.append(server)
     task = asyncio.get_running_loop().create_task(server.serve())
     try:
         for _ in range(200):
@@ -86,33 +82,3 @@ async def test_with_compression_negotiated_the_transport_declines_and_asgi_sends
     async with serving(app, ws_per_message_deflate=True) as url, connect(url) as client:
         got = await asyncio.wait_for(client.recv(), 5)
     assert got == "through asgi" and took == [False]
-
-
-async def test_the_handshake_is_let_go_once_the_socket_is_accepted() -> None:
-    """uvicorn keeps the upgrade's request and response for the socket's life; ours drops them
-    once the accept is sent, and the socket serves on (frames both ways, the close)."""
-    kept: list[tuple[object, object]] = []
-    servers: list[uvicorn.Server] = []
-
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket":
-            return
-        await receive()
-        [protocol] = servers[0].server_state.connections
-        assert isinstance(protocol, WebSocketProtocol)
-        kept.append((protocol.request, protocol.response))
-        await send({"type": "websocket.accept"})
-        kept.append((protocol.request, protocol.response))
-        message = await receive()
-        await send({"type": "websocket.send", "text": f"echo {message['text']}"})
-        await send({"type": "websocket.close", "code": 1000})
-
-    async with (
-        serving(app, servers=servers, ws_per_message_deflate=False) as url,
-        connect(url) as client,
-    ):
-        await client.send("hi")
-        assert await asyncio.wait_for(client.recv(), 5) == "echo hi"
-        await client.wait_closed()
-    assert client.close_code == 1000
-    assert all(kept[0]) and kept[1] == (None, None)
