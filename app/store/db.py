@@ -62,12 +62,25 @@ async def insert_rows(conn: AsyncConnection, table: Table, rows: list[dict[str, 
         await conn.execute(insert(table), rows)
         return
     sql, values = _sqlite_values(conn.dialect, table, rows)
-    driver = (await conn.get_raw_connection()).driver_connection
-    assert driver is not None  # a connection in a transaction
+    driver = await _driver(conn)
     try:
         await driver.executemany(sql, values)
     except sqlite3.Error as exc:
         raise _driver_error(sql, values, exc) from exc
+
+
+async def _driver(conn: AsyncConnection) -> Any:
+    """The driver's own connection under ``conn``. An open connection (one that failed was
+    closed) has it at hand, without ``get_raw_connection()``'s trip through a greenlet."""
+    sync = conn.sync_connection
+    raw = (
+        sync.connection
+        if sync is not None and not sync.invalidated
+        else await conn.get_raw_connection()
+    )
+    driver = raw.driver_connection
+    assert driver is not None  # a connection checked out of its pool
+    return driver
 
 
 def _sqlite_values(
@@ -261,16 +274,7 @@ class Database:
             return
         sql, values = _sqlite_values(dialect, table, rows)
         async with self._held.checkout() as conn:
-            # The connection is open (one that failed was closed): its DBAPI connection is at
-            # hand, without get_raw_connection()'s trip through a greenlet.
-            sync = conn.sync_connection
-            raw = (
-                sync.connection
-                if sync is not None and not sync.invalidated
-                else await conn.get_raw_connection()
-            )
-            driver = raw.driver_connection
-            assert driver is not None  # a checked out connection
+            driver = await _driver(conn)
             try:
                 # aiosqlite's way to run a function in its thread, as its own methods do
                 await driver._execute(_insert_and_commit, driver._conn, sql, values)
