@@ -327,16 +327,57 @@ def test_compose_mounts_the_nginx_config_read_only(services: dict[str, Any]) -> 
     assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in services["nginx"]["volumes"]
 
 
-def test_upstream_lists_every_app_node(nginx: Block, services: dict[str, Any]) -> None:
+def _upstream(nginx: Block, location: Block) -> Block:
+    """The upstream block a location proxies to."""
     (http,) = nginx.directives("http")
-    upstreams = {up.args[0]: up for up in http.directives("upstream")}
-    (upstream,) = upstreams.values()
-    servers = {block.args[0] for block in upstream.directives("server")}
-    assert servers == {f"{name}:{APP_PORT}" for name in APP_NODES}
+    (proxy_pass,) = location.effective("proxy_pass")
+    target = proxy_pass.args[0].removeprefix("http://")
+    (upstream,) = [up for up in http.directives("upstream") if up.args == [target]]
+    return upstream
+
+
+def test_every_upstream_lists_every_app_node(nginx: Block, services: dict[str, Any]) -> None:
+    (http,) = nginx.directives("http")
+    upstreams = http.directives("upstream")
+    assert len(upstreams) == 2  # any node, and a room's node
     assert {name for name in services if name.startswith("app")} == APP_NODES
-    # `resolve` (re-resolving a restarted node) needs a resolver and a shared-memory zone.
-    if any("resolve" in block.args for block in upstream.directives("server")):
-        assert http.directives("resolver") and upstream.directives("zone")
+    for upstream in upstreams:
+        servers = {block.args[0] for block in upstream.directives("server")}
+        assert servers == {f"{name}:{APP_PORT}" for name in APP_NODES}
+        # `resolve` (re-resolving a restarted node) needs a resolver and a shared-memory zone.
+        if any("resolve" in block.args for block in upstream.directives("server")):
+            assert http.directives("resolver") and upstream.directives("zone")
+
+
+def _room_code(nginx: Block, uri: str) -> str:
+    """What deploy/nginx.conf's map makes of a path: the key that picks a room's node."""
+    (http,) = nginx.directives("http")
+    (mapping,) = [m for m in http.directives("map") if m.args == ["$uri", "$room_code"]]
+    default = ""
+    for entry in mapping.children:
+        if entry.name == "default":
+            default = entry.args[0]
+        elif entry.name.startswith("~"):
+            found = re.match(entry.name[1:].replace("(?<", "(?P<"), uri)
+            if found:
+                return found.expand(re.sub(r"\$(\w+)", r"\\g<\1>", entry.args[0]))
+    return default
+
+
+def test_a_rooms_sockets_and_calls_share_one_node_and_the_rest_go_to_any(nginx: Block) -> None:
+    """A room's sockets and REST calls to the node its code hashes to (the first of them to need
+    the table opens it there, so its moves are not relayed through Redis); the rest by load."""
+    server = _server(nginx)
+    room_paths = ["/ws/rooms/ABC123", "/api/rooms/ABC123", "/api/rooms/ABC123/start"]
+    for path in room_paths:
+        table = _upstream(nginx, _location(server, path))
+        assert [d.args for d in table.directives("hash")] == [["$room_code", "consistent"]]
+        assert _room_code(nginx, path) == "ABC123"
+    assert _room_code(nginx, "/ws/rooms/XYZ789") == "XYZ789"
+    for path in ("/ws/me", "/ws/tournaments/7", "/api/rooms", "/api/quickplay", "/"):
+        anywhere = _upstream(nginx, _location(server, path))
+        assert anywhere.directives("least_conn") and not anywhere.directives("hash")
+        assert _room_code(nginx, path) == ""
 
 
 def test_listens_on_the_published_port(nginx: Block) -> None:
@@ -348,8 +389,7 @@ def test_requests_are_forwarded_with_upgrade_and_forwarded_headers(nginx: Block,
     server = _server(nginx)
     location = _location(server, path)
     (http,) = nginx.directives("http")
-    (upstream,) = http.directives("upstream")
-    assert location.effective("proxy_pass")[0].args == [f"http://{upstream.args[0]}"]
+    assert _upstream(nginx, location) in http.directives("upstream")
     assert location.effective("proxy_http_version")[0].args == ["1.1"]
     headers = {
         block.args[0].lower(): block.args[1] for block in location.effective("proxy_set_header")
@@ -370,11 +410,13 @@ def test_requests_are_forwarded_with_upgrade_and_forwarded_headers(nginx: Block,
     assert headers["x-forwarded-proto"] == "$scheme"
 
 
-def test_websockets_may_stay_quiet_for_long(nginx: Block) -> None:
-    location = _location(_server(nginx), "/ws/rooms/ABC123")
-    assert location.args == ["/ws/"]
+@pytest.mark.parametrize("path", ["/ws/rooms/ABC123", "/ws/me", "/ws/tournaments/7"])
+def test_websockets_may_stay_quiet_for_long(nginx: Block, path: str) -> None:
+    location = _location(_server(nginx), path)
+    assert location.args[0].startswith("/ws/")
     read_timeout = location.effective("proxy_read_timeout")
     assert read_timeout and _seconds(read_timeout[0].args[0]) >= 600
+    assert [d.args for d in location.effective("proxy_buffering")] == [["off"]]
 
 
 def test_metrics_and_probes_are_not_served_through_the_load_balancer(nginx: Block) -> None:
@@ -384,8 +426,9 @@ def test_metrics_and_probes_are_not_served_through_the_load_balancer(nginx: Bloc
         assert not location.directives("proxy_pass")
 
 
-def test_a_draining_node_s_503_handshake_is_retried_elsewhere(nginx: Block) -> None:
-    retry = _location(_server(nginx), "/ws/rooms/ABC123").effective("proxy_next_upstream")
+@pytest.mark.parametrize("path", ["/ws/rooms/ABC123", "/ws/me"])
+def test_a_draining_node_s_503_handshake_is_retried_elsewhere(nginx: Block, path: str) -> None:
+    retry = _location(_server(nginx), path).effective("proxy_next_upstream")
     assert retry and "http_503" in retry[0].args
 
 
