@@ -30,17 +30,22 @@ It talks to the server only as a client would (docs/API.md, docs/PROTOCOL.md):
    the server, was the limit.
 
 Several nodes: table ``i``'s REST calls (guests, room, seats, start) go to node ``i % N``
-(round-robin per table, so the lobby is written through every node), and seat ``s`` of table ``i``
-connects its socket to node ``(i + s) % N``: every table has sockets on every node, so most moves
-cross Redis between the socket's node and the table's owner. The host's socket connects first, so
-its node (``i % N``) owns the table: the tables' owners alternate over the nodes. Server CPU and
+(round-robin per table, so the lobby is written through every node). Its seats' sockets go where
+``--sockets`` says: ``room`` (the default) connects them all to node ``i % N``, as the deployment's
+load balancer routes a room's sockets (deploy/nginx.conf hashes ``/ws/rooms/{code}``, so they
+share one node and the first of them claims the table there); ``spread`` connects seat ``s`` to
+node ``(i + s) % N``, so that every table has sockets on every node and most moves cross Redis
+between the socket's node and the table's owner (what the relay costs, as when a table's node
+went down and another took it over). Either way the host's socket connects first, so its node
+(``i % N``) owns the table: the tables' owners alternate over the nodes. Server CPU and
 RSS are the sums over the nodes' processes (the per-node figures are under ``per_node``);
 ``/metrics`` is scraped on every node at the start and the end of the window and merged
 (histogram counts added).
 
 Spectators (``--spectators N``, ``--watched-tables K``, default 1; issue #29's watched final): N
 sockets that watch the first K tables (the first ones get one more when K does not divide N),
-spectator ``j`` of table ``i`` on node ``(i + j) % N`` (spread as the seats are), connected
+spectator ``j`` of table ``i`` on node ``(i + j) % N`` (spread over the nodes whatever ``--sockets``
+says: an audience bigger than a node's share, reaching the table through Redis), connected
 ``--spectator-concurrency`` (32) at a time after the seats and before the sets start; the setup
 then waits until their frames have stopped for two seconds (the table tells its spectators' count,
 ``presence``, at most once a second). A spectator says ``hello`` with ``"token": null``
@@ -1136,9 +1141,10 @@ class Watch:
 
 
 class Table:
-    def __init__(self, index: int, ws_bases: list[str]) -> None:
+    def __init__(self, index: int, ws_bases: list[str], *, spread: bool = False) -> None:
         self.index = index
         self.ws_bases = ws_bases  # one per node
+        self.spread = spread  # seats' sockets over every node (--sockets spread)
         self.code = ""
         self.tokens: list[str] = []
         self.seats: list[SeatClient] = []
@@ -1151,6 +1157,8 @@ class Table:
         return self.index % len(self.ws_bases)
 
     def node_of(self, seat: int) -> int:
+        if not self.spread:
+            return self.rest_node
         # Shifted by the table's index so that with two nodes every table has two sockets on each
         # and the host's socket (the one whose REST calls made the table) alternates between them.
         return (self.index + seat) % len(self.ws_bases)
@@ -1229,7 +1237,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     me = ProcSampler(os.getpid())
     bases = [url.rstrip("/") for url in urls]
     ws_bases = ["ws" + base[len("http") :] for base in bases]
-    tables = [Table(i, ws_bases) for i in range(args.tables)]
+    tables = [Table(i, ws_bases, spread=args.sockets == "spread") for i in range(args.tables)]
     for table in tables[: args.watched_tables]:
         table.watched = True
 
@@ -1317,6 +1325,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {
         "target": args.label or ",".join(urls),
         "nodes": len(urls),
+        "socket_placement": args.sockets,
         "tables": args.tables,
         "sockets": sockets,
         "think": args.think,
@@ -1374,7 +1383,7 @@ async def run_load(args: argparse.Namespace) -> dict[str, Any]:
 
 async def connect_spectators(run: Run, tables: list[Table]) -> float:
     """--spectators sockets over the first --watched-tables tables (the first ones get one more
-    when it does not divide), each spread over the nodes as the seats are, ``--spectator-
+    when it does not divide), each spread over the nodes (``(i + j) % N``), ``--spectator-
     concurrency`` handshakes at a time, before the sets start. Then wait until the frames their
     arrival sets off (the table's count of spectators, ``presence``, told at most once a second)
     have stopped coming for two seconds (five minutes at most). Returns the seconds it all took."""
@@ -1591,6 +1600,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--afk", type=float, default=0.0, help="chance a seat lets the clock play")
     p.add_argument("--turn-seconds", type=int, default=60, choices=[15, 30, 60])
     p.add_argument("--mode", default="tunggal", choices=["tunggal", "ganda"])
+    p.add_argument(
+        "--sockets",
+        choices=["room", "spread"],
+        default="room",
+        help="several nodes: a table's seats on its own node (room), or over every node (spread)",
+    )
     p.add_argument("--spectators", type=int, default=0, help="spectator sockets (all tables)")
     p.add_argument(
         "--watched-tables", type=int, default=1, help="the first K tables get the spectators"

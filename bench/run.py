@@ -13,8 +13,9 @@ ratio of the relay (median over the repeats, and the spread).
 ``--nodes N`` (N >= 2, PostgreSQL only) runs the game server as N nodes of one deployment: N
 processes on the same fresh database, all pinned to ``--server-cpu`` (by default they share CPU 0,
 the one core the single node and the relay get), with Redis between them under a key prefix
-``gaple_bench_<random>:`` whose keys are deleted afterwards. bench/load.py spreads every table's
-sockets over the nodes (so moves cross the Redis relay) and sums the nodes' CPU and RSS; Redis's
+``gaple_bench_<random>:`` whose keys are deleted afterwards. bench/load.py puts a table's sockets on
+its own node, as the deployment's load balancer does (``--sockets spread``: over every node, so
+moves cross the Redis relay), and sums the nodes' CPU and RSS; Redis's
 own CPU is reported apart (it is not pinned), like the PostgreSQL backends'. The relay stays one
 process.
 
@@ -33,8 +34,8 @@ Server settings for the game (``GAPLE_*``, app/settings.py):
 ``--server-env KEY=VALUE`` adds or overrides any of them.
 
 ``--spectators N`` and ``--watched-tables K`` go to bench/load.py for both targets (N spectator
-sockets on the first K tables, spread over the nodes as the seats are; the relay gives its
-spectators the same fan-out: the event and one public snapshot, serialised once). A second
+sockets on the first K tables, spread over the nodes whatever ``--sockets`` says; the relay gives
+its spectators the same fan-out: the event and one public snapshot, serialised once). A second
 table follows the first, per target: play -> last spectator delay p50/p99/max, the watched
 players' round trip, server CPU per move per spectator (all the server's CPU in the window, every
 node's, nothing subtracted, / the watched tables' moves in the window / the spectators connected
@@ -268,7 +269,7 @@ class Deployment:
     def label(self) -> str:
         if self.kind != "game":
             return f"{self.kind}/-"
-        nodes = f"/{self.count} nodes" if self.count > 1 else ""
+        nodes = f"/{self.count} nodes, sockets {self.args.sockets}" if self.count > 1 else ""
         return f"{self.kind}/{self.args.db}{nodes}"
 
     def profile_tags(self, tag: str) -> list[str]:
@@ -369,6 +370,8 @@ def load_command(
         str(args.spectators),
         "--watched-tables",
         str(args.watched_tables),
+        "--sockets",
+        args.sockets,
         "--json",
         str(out),
         "--label",
@@ -701,6 +704,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1,
         help="game server nodes (2 or more: with Redis between them; needs --db postgres)",
+    )
+    p.add_argument(
+        "--sockets",
+        choices=["room", "spread"],
+        default="room",
+        help="several nodes: a table's seats on its own node, or over every node (load.py)",
     )
     p.add_argument("--tables", default="25,100,250", help="comma list")
     p.add_argument("--think", type=float, default=0.0)
