@@ -102,9 +102,14 @@ def test_going_offline_shows_the_banner_at_once_and_back_online_reconnects(open_
     page.wait_js(BANNER_JS, timeout=2)
     st = page.state()
     assert st["mine"] and st["legal"]
-    # A tap while offline is refused on the spot: nothing is shown as sent.
+    # A tap while offline is refused on the spot: nothing is shown as sent. A tile that fits both
+    # ends first opens the end choice (nothing is sent yet); the end picked is what is refused,
+    # and the choice closes.
     page.tile(st["legal"][0]).click()
-    assert page.state()["hand"] == st["hand"] and not page.state()["pending"]
+    if page.state()["choosing"]:
+        page.by("end-choice", end="left").click()
+    tapped = page.state()
+    assert tapped["hand"] == st["hand"] and not tapped["pending"] and not tapped["choosing"]
     page.page.context.set_offline(False)
     page.wait_js("() => !document.querySelector('[data-testid=\"connection-banner\"]')", timeout=15)
     assert page.page.evaluate("() => window.__gaple.sockets.length") > sockets
