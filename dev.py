@@ -2,7 +2,7 @@
 """Run Gaple Online from a fresh clone with nothing but Python 3.11+ (standard library only).
 
     python3 dev.py serve [gaple serve options]   # http://127.0.0.1:8000
-    python3 dev.py test  [pytest options]        # the whole test suite
+    python3 dev.py test  [pytest options]        # the whole test suite, in TEST_WORKERS processes
     python3 dev.py migrate                       # upgrade the configured database
 
 Each command creates .venv if it is missing and (re)installs the project with its dev extras
@@ -22,6 +22,18 @@ VENV = ROOT / ".venv"
 STAMP = VENV / ".gaple-install-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+# The suite runs in this many pytest-xdist worker processes, a test file per worker at a time (a
+# file's module fixtures are built once). Most tests wait on sockets, timers and the browser, so
+# two share two cores well. `-n N` (`-n 0`: one process) overrides it.
+TEST_WORKERS = 2
+
+
+def test_workers(args: list[str]) -> list[str]:
+    """The pytest-xdist options for `test`, unless its arguments choose their own (or no xdist)."""
+    own = any(a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in args)
+    return [] if own else ["-n", str(TEST_WORKERS), "--dist", "loadfile"]
 
 
 def _run(args: list[str | Path]) -> int:
@@ -65,7 +77,8 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     ensure_environment()
-    args = [str(arg) for arg in (*commands[argv[0]], *argv[1:])]
+    options = test_workers(argv[1:]) if argv[0] == "test" else []
+    args = [str(arg) for arg in (*commands[argv[0]], *options, *argv[1:])]
     if os.name == "posix":
         # Become the server/pytest process, so Ctrl-C and `kill <pid>` reach it directly.
         os.chdir(ROOT)

@@ -13,7 +13,9 @@
 * ``api`` — an httpx.AsyncClient talking to ``app`` in process.
 * ``make_guest`` — ``guest = await make_guest("Ayu")``; ``guest.headers`` authenticates.
 
-Run only SQLite locally with ``-m "not postgres"``.
+Run only SQLite locally with ``-m "not postgres"``. Under pytest-xdist (``dev.py test`` runs two
+workers) every worker has its own run id, so its own database and prefix; the summary adds up what
+each worker reported.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import asyncio
 import os
 import secrets
 import shutil
+import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -50,8 +53,11 @@ POSTGRES_DATABASE = f"gaple_test_{RUN_ID}"
 REDIS_PREFIX = f"gaple-test-{RUN_ID}:"
 TEST_SECRET_KEY = "test-secret-key-not-for-production"
 
-# Counted so the end of the run can prove the PostgreSQL and Redis tests really ran.
+# Counted so the end of the run can prove the PostgreSQL and Redis tests really ran. Under
+# pytest-xdist each worker process has its own database and prefix (its own RUN_ID) and reports
+# its counts when it is done; the controller adds them up (``_workers``).
 _used = {"postgres": 0, "redis": 0}
+_workers: list[dict[str, Any]] = []
 
 
 def run_async(factory: Callable[[], Awaitable[T]]) -> T:
@@ -106,11 +112,48 @@ def _drop_pg_database(name: str) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    where = make_url(POSTGRES_ADMIN_URL).render_as_string(hide_password=True)
+    if config.getoption("numprocesses", None):
+        return [
+            f"gaple: every worker makes its own PostgreSQL test database (via {where}) and "
+            f"Redis key prefix on {REDIS_URL}; the summary names them"
+        ]
     return [
-        f"gaple: PostgreSQL test database {POSTGRES_DATABASE} "
-        f"(via {make_url(POSTGRES_ADMIN_URL).render_as_string(hide_password=True)})",
+        f"gaple: PostgreSQL test database {POSTGRES_DATABASE} (via {where})",
         f"gaple: Redis {REDIS_URL} with key prefix {REDIS_PREFIX}",
     ]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # once per run, not once per worker
+        from tests.e2e.gaple import ARTIFACTS
+
+        shutil.rmtree(ARTIFACTS / "failures", ignore_errors=True)  # only this run's failures
+
+
+def _counts() -> dict[str, Any]:
+    """What this process used: its database and prefix, how many tests used them, and the
+    browser tests' own tallies (tests.e2e.gaple.STATS) when it ran any."""
+    e2e = sys.modules.get("tests.e2e.gaple")
+    return {
+        **_used,
+        "database": POSTGRES_DATABASE,
+        "prefix": REDIS_PREFIX,
+        "e2e": dict(e2e.STATS) if e2e is not None else {},
+    }
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:  # an xdist worker: the controller prints the summary
+        output["gaple"] = _counts()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    counts = getattr(node, "workeroutput", {}).get("gaple")
+    if counts is not None:
+        _workers.append(counts)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -125,10 +168,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    runs = _workers or [_counts()]
+    databases = ", ".join(run["database"] for run in runs if run["postgres"]) or POSTGRES_DATABASE
+    prefixes = ", ".join(run["prefix"] for run in runs if run["redis"]) or REDIS_PREFIX
     terminalreporter.write_line(
-        f"gaple: {_used['postgres']} tests used PostgreSQL database {POSTGRES_DATABASE}; "
-        f"{_used['redis']} tests used Redis {REDIS_URL} prefix {REDIS_PREFIX}"
+        f"gaple: {sum(run['postgres'] for run in runs)} tests used PostgreSQL database "
+        f"{databases}; {sum(run['redis'] for run in runs)} tests used Redis {REDIS_URL} "
+        f"prefix {prefixes}"
     )
+    e2e: dict[str, int] = {}
+    for run in runs:
+        for what, n in run["e2e"].items():
+            e2e[what] = e2e.get(what, 0) + n
+    if any(e2e.values()):
+        terminalreporter.write_line(
+            "gaple e2e: " + ", ".join(f"{n} {what}" for what, n in e2e.items())
+        )
 
 
 # --- databases --------------------------------------------------------------------------------

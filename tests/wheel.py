@@ -13,6 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LEFT_OUT = (".git", ".venv", "build", "dist", "var", "*.egg-info", "__pycache__", "node_modules")
 LEFT_OUT += ("*.so",)  # a compiled module left in the checkout would go into any wheel
+# What other test processes write meanwhile (a file removed mid-copy fails the copy).
+LEFT_OUT += (".mypy_cache", ".ruff_cache", ".pytest_cache", "test-artifacts")
 PIP = (sys.executable, "-m", "pip", "-q", "--disable-pip-version-check")
 
 

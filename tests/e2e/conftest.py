@@ -3,13 +3,15 @@
 * ``e2e_server`` — one real server for the whole run (``python -m app.cli serve`` in a subprocess,
   via ``tests.app.live.server.ServerProcess``) on a fresh SQLite file, with short deal pauses,
   fast bots and the page's own origin allowed for the WebSocket.
-* ``browser`` — Debian's headless Chromium driven by Playwright's sync API. No Chromium means the
-  tests FAIL with a message saying so; they never skip. ``GAPLE_E2E_CHROMIUM`` points elsewhere.
+* ``browser`` — Debian's headless Chromium driven by Playwright's sync API, open while the run is
+  in this package. No Chromium means the tests FAIL with a message saying so; they never skip.
+  ``GAPLE_E2E_CHROMIUM`` points elsewhere.
 * ``open_page`` — ``page = open_page(locale="id-ID", viewport=PHONE, spectator=False)``: a new
   browser context (its own localStorage, so its own guest) with the recording init script from
   ``gaple.py``. Every context is closed after the test; an uncaught exception or a console
   error on any page fails the test; when a test fails, each page's screenshot, console log and
-  state land in ``test-artifacts/failures/<test>/`` (with the server's log).
+  state land in ``test-artifacts/failures/<test>/`` (with the server's log; the folder is emptied
+  when the run starts, tests/conftest.py).
 * ``lobby_api`` — REST helper bound to the server (guests, rooms, seats, bots, start, close).
 
 The server runs the room lifecycle with short delays (``QUICKPLAY_BOT_FILL_SECONDS``,
@@ -35,7 +37,6 @@ from tests.app.live.server import ServerProcess
 from tests.e2e.gaple import (
     ARTIFACTS,
     INIT_SCRIPT,
-    STATS,
     LobbyApi,
     Page,
     start_server,
@@ -70,13 +71,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
 _FAILED = pytest.StashKey[bool]()
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if any(STATS.values()):
-        terminalreporter.write_line(
-            "gaple e2e: " + ", ".join(f"{n} {what}" for what, n in STATS.items())
-        )
-
-
 @pytest.fixture(scope="session")
 def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     server = start_server(tmp_path_factory.mktemp("e2e-server"))
@@ -95,7 +89,10 @@ def lobby_api(e2e_server: ServerProcess) -> Iterator[LobbyApi]:
         api.close()
 
 
-@pytest.fixture(scope="session")
+# Playwright's sync API keeps an event loop running in this thread while it is open, and no
+# asyncio test can start under a running loop: the browser is closed when the run leaves this
+# package (the other tests may come after it, in a worker process of pytest-xdist above all).
+@pytest.fixture(scope="package")
 def _playwright() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -103,7 +100,7 @@ def _playwright() -> Iterator[Any]:
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(_playwright: Any) -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
         pytest.fail(
@@ -112,7 +109,6 @@ def browser(_playwright: Any) -> Iterator[Any]:
             "a Chromium binary; they do not download one.",
             pytrace=False,
         )
-    shutil.rmtree(ARTIFACTS / "failures", ignore_errors=True)  # only this run's failures
     try:
         chromium = _playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     except Exception as exc:  # a broken binary is as fatal as a missing one
