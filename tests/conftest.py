@@ -156,6 +156,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
         _workers.append(counts)
 
 
+@pytest.hookimpl(trylast=True)  # after tests/e2e/conftest.py has marked its tests slow
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Mark by backend so `-m "not postgres"` / `-m redis` select without naming every test.
     for item in items:
@@ -165,6 +166,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "redis_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.redis)
+    # The long tests first (the browser tests, the compiled engine's runs), in their own order:
+    # the workers then end on the many short files together instead of one of them waiting on a
+    # long file that came last.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -15,6 +15,8 @@ import pytest
 
 from tests.wheel import ROOT, compiled_engine
 
+pytestmark = pytest.mark.slow  # each test builds or runs a whole pytest of its own
+
 COMPILED = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["gaple"]["compiled"]
 
 
