@@ -242,7 +242,7 @@ async def test_bots_fill_a_waiting_table_and_the_set_starts(
     settings: Settings, tmp_path: Any
 ) -> None:
     fast = settings.model_copy(
-        update={"quickplay_bot_fill_seconds": 0.3, "sweep_seconds": 0.05, "deal_pause_seconds": 0}
+        update={"quickplay_bot_fill_seconds": 1.2, "sweep_seconds": 0.05, "deal_pause_seconds": 0}
     )
     app = create_app(fast)  # the real live tables of this node
     async with app.router.lifespan_context(app):
@@ -250,10 +250,11 @@ async def test_bots_fill_a_waiting_table_and_the_set_starts(
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as api:
             ayu, budi = await _guests(api, 2)
             first = await _q(api, ayu)
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.8)
             await _q(api, budi)  # the wait starts again from the last human who sat down
             code, room_id = first["room"]["code"], first["room"]["id"]
-            await asyncio.sleep(0.15)
+            # Past Ayu's 1.2 s, well inside Budi's (a busy machine's calls take their time).
+            await asyncio.sleep(0.6)
             assert (await api.get(f"/api/rooms/{code}")).json()["status"] == "open"
             for _ in range(100):  # up to 5 s
                 room = (await api.get(f"/api/rooms/{code}")).json()
