@@ -166,10 +166,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "redis_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.redis)
-    # The long tests first (the browser tests, the compiled engine's runs), in their own order:
-    # the workers then end on the many short files together instead of one of them waiting on a
-    # long file that came last.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # The long tests first, in their own order: those without a browser (the compiled engine's
+    # runs, minutes in one file) and then the browser tests. Under xdist one worker takes the
+    # compiled engine while the other starts on the browser tests, and both end on the many short
+    # files together instead of one waiting on a long file that came last.
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("slow") is None,
+            item.get_closest_marker("browser") is not None,
+        )
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
