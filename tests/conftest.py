@@ -156,7 +156,6 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
         _workers.append(counts)
 
 
-@pytest.hookimpl(trylast=True)  # after tests/e2e/conftest.py has marked its tests slow
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Mark by backend so `-m "not postgres"` / `-m redis` select without naming every test.
     for item in items:
@@ -166,22 +165,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "redis_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.redis)
-    # The long tests first, in their own order: those without a browser (the compiled engine's
-    # runs, minutes in one file) and then the browser tests. Under xdist one worker takes the
-    # compiled engine while the other starts on the browser tests, and both end on the many short
-    # files together instead of one waiting on a long file that came last.
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("slow") is None,
-            item.get_closest_marker("browser") is not None,
-        )
-    )
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     runs = _workers or [_counts()]
-    databases = ", ".join(run["database"] for run in runs if run["postgres"]) or POSTGRES_DATABASE
-    prefixes = ", ".join(run["prefix"] for run in runs if run["redis"]) or REDIS_PREFIX
+
+    def names(key: str, used: str) -> str:  # those of the processes that used them, else all
+        return ", ".join(r[key] for r in runs if r[used]) or ", ".join(r[key] for r in runs)
+
+    databases, prefixes = names("database", "postgres"), names("prefix", "redis")
     terminalreporter.write_line(
         f"gaple: {sum(run['postgres'] for run in runs)} tests used PostgreSQL database "
         f"{databases}; {sum(run['redis'] for run in runs)} tests used Redis {REDIS_URL} "
